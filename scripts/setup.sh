@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages moreau needs (as root). Idempotent: installs only what is missing.
+set -euo pipefail
+PACKAGES=(
+  g++ cmake ninja-build ccache pkg-config
+  libeigen3-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libhdf5-dev libfcl-dev libccd-dev libqhull-dev libassimp-dev
+  libtinyxml2-dev liburdfdom-dev
+  python3-matplotlib python3-numpy
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: missing packages: ${missing[*]}; run as root (or with sudo) to install them" >&2
+  exit 1
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,1 @@
+#include "moreau/bench/bench.hpp"

@@ -1,0 +1,45 @@
+#pragma once
+// A contact point between two geometries (eq. 33-35). Body A may be the world (-1).
+#include <cstdint>
+#include <vector>
+
+#include "moreau/model/model.hpp"
+#include "moreau/model/state.hpp"
+
+namespace moreau {
+
+struct Contact {
+  int geom[2] = {-1, -1};  // geometry indices of A and B
+  int body[2] = {-1, -1};  // bodies of A and B; -1 = world
+  Vec3 point = Vec3::Zero();   // r_A: the point on A (eq. 33); r_B = point + gap * normal
+  Vec3 normal = Vec3::UnitZ(); // unit normal n, pointing from A to B
+  double gap = 0.0;            // signed distance d: > 0 open, <= 0 penetration depth [m]
+  Mat3 frame = Mat3::Identity();  // R_c = [t, o, n] (eq. 34)
+  double mu = 0.0;             // combined Coulomb friction
+  double restitution = 0.0;    // combined Newton restitution
+  uint64_t id = 0;             // persistent id, stable across steps while the feature persists
+};
+
+struct CollisionSettings {
+  double margin = 1e-3;  // pairs closer than this produce contacts with gap > 0 [m]
+};
+
+struct CollisionWorkspace;  // opaque, defined by the collision room
+
+// Owns the collision scratch so that repeated detection reuses memory.
+class CollisionDetector {
+ public:
+  explicit CollisionDetector(const Model& model);
+  ~CollisionDetector();
+  CollisionDetector(CollisionDetector&&) noexcept;
+  CollisionDetector& operator=(CollisionDetector&&) noexcept;
+  // All contacts of the state's configuration, in a deterministic order (by geometry pair, then
+  // feature). The returned reference stays valid until the next call.
+  const std::vector<Contact>& detect(const State& s, const CollisionSettings& settings);
+
+ private:
+  const Model* model_;
+  CollisionWorkspace* ws_;
+};
+
+}  // namespace moreau

@@ -1,0 +1,350 @@
+#include "moreau/dynamics/builder.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/QR>
+
+#include "moreau/dynamics/ids.hpp"
+#include "moreau/math/so3.hpp"
+
+namespace moreau {
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+
+double wrap_angle(double a) { return std::atan2(std::sin(a), std::cos(a)); }
+
+bool is_angular_axis(int axis) { return axis >= 3; }
+
+// Twist of body b (zero for the world).
+Vec6 twist(const State& s, int b) { return b >= 0 ? s.u[b] : Vec6::Zero(); }
+}  // namespace
+
+ProblemBuilder::ProblemBuilder(const Model& model) : model_(&model) {
+  const int nb = model.num_bodies();
+  axes_.resize(model.num_joints());
+  incidence_.resize(nb);
+  p_.num_bodies = nb;
+  p_.M.resize(nb);
+  p_.Minv.resize(nb);
+  p_.u_minus.resize(6 * nb);
+  p_.h.resize(6 * nb);
+  p_.u_free.resize(6 * nb);
+}
+
+void joint_dof_state(const Joint& j, const State& s, int k, double* q, double* qdot) {
+  JointAxes ax;
+  joint_axes(j, s, ax);
+  const int a = ax.dof[k];
+  *q = ax.value[a];
+  *qdot = ax.Jf.row(a).dot(s.u[j.follower]) + (j.base >= 0 ? ax.Jb.row(a).dot(s.u[j.base]) : 0.0);
+}
+
+// Body mass matrices in world frame, gravity and gyroscopic wrench (eq. 57-59).
+void ProblemBuilder::add_forces(const State& s, double dt) {
+  const Model& m = *model_;
+  for (int i = 0; i < m.num_bodies(); ++i) {
+    const Body& b = m.bodies()[i];
+    const Mat3 R = s.q[i].toRotationMatrix();
+    const Mat3 I = R * b.inertia * R.transpose();           // eq. 58
+    const Mat3 Iinv = R * b.inertia.inverse() * R.transpose();
+    Mat6& M = p_.M[i];
+    M.setZero();
+    M.topLeftCorner<3, 3>() = b.mass * Mat3::Identity();
+    M.bottomRightCorner<3, 3>() = I;
+    Mat6& Mi = p_.Minv[i];
+    Mi.setZero();
+    Mi.topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
+    Mi.bottomRightCorner<3, 3>() = Iinv;
+    const Vec3 w = s.u[i].tail<3>();
+    p_.u_minus.segment<6>(6 * i) = s.u[i];
+    p_.h.segment<3>(6 * i) = b.mass * m.gravity();      // eq. 59
+    p_.h.segment<3>(6 * i + 3) = -w.cross(I * w);
+  }
+  // Actuation and passive damping: h += J_a^T tau (eq. 64, 72), explicit forces.
+  for (int jn = 0; jn < m.num_joints(); ++jn) {
+    const Joint& j = m.joints()[jn];
+    const JointAxes& ax = axes_[jn];
+    const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
+    for (int k = 0; k < ax.d; ++k) {
+      const DofActuator& a = j.actuators[k];
+      if (a.mode == ActuationMode::Passive && j.damping[k] == 0.0) continue;
+      const int axis = ax.dof[k];
+      const double q = ax.value[axis];
+      const double qd = ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub);
+      double tau = -j.damping[k] * qd;
+      const double phase = 2.0 * kPi * a.frequency * s.t + a.phase;
+      const double target = a.target + a.amplitude * std::sin(phase);
+      const double target_rate = a.amplitude * 2.0 * kPi * a.frequency * std::cos(phase);
+      switch (a.mode) {
+        case ActuationMode::Passive: break;
+        case ActuationMode::Force: tau += a.force + a.amplitude * std::sin(phase); break;
+        case ActuationMode::Position: {
+          double err = target - q;
+          if (is_angular_axis(axis)) err = wrap_angle(err);
+          tau += a.force + a.kp * err + a.kd * (target_rate - qd);
+          break;
+        }
+        case ActuationMode::Velocity: tau += a.force + a.kd * (target - qd); break;
+      }
+      if (a.mode != ActuationMode::Passive) tau = std::clamp(tau, -a.effort_limit, a.effort_limit);
+      p_.h.segment<6>(6 * j.follower) += ax.Jf.row(axis).transpose() * tau;
+      if (j.base >= 0) p_.h.segment<6>(6 * j.base) += ax.Jb.row(axis).transpose() * tau;
+    }
+  }
+  for (int i = 0; i < m.num_bodies(); ++i)
+    p_.u_free.segment<6>(6 * i) = p_.u_minus.segment<6>(6 * i) + dt * (p_.Minv[i] * p_.h.segment<6>(6 * i));
+}
+
+// Joint rows: J from eq. 63, bias v_B = (beta/dt) f_j (eq. 89).
+void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st, double dt) {
+  const Model& m = *model_;
+  for (int jn = 0; jn < m.num_joints(); ++jn) {
+    const Joint& j = m.joints()[jn];
+    const JointAxes& ax = axes_[jn];
+    if (ax.m == 0) continue;
+    ConstraintBlock& b = p_.blocks.emplace_back();
+    b.kind = RowKind::Joint;
+    b.cone = ConeKind::Free;
+    b.offset = p_.nl;
+    b.size = ax.m;
+    b.body[0] = j.follower;
+    b.body[1] = j.base;
+    b.id = joint_block_id(jn);
+    b.source = jn;
+    for (int r = 0; r < ax.m; ++r) {
+      const int axis = ax.constrained[r];
+      b.J[0].row(r) = ax.Jf.row(axis);
+      b.J[1].row(r) = ax.Jb.row(axis);
+      const double f = ax.value[axis];
+      fbuf_[p_.nl + r] = f;
+      bias_[p_.nl + r] = st.beta_joint / dt * f;
+    }
+    p_.nl += ax.m;
+  }
+}
+
+// Limit rows (eq. 27-32, 65): one orthant row per DoF bound about to be reached; upper bounds
+// use the negated direction so that lambda >= 0 pushes away from the bound.
+void ProblemBuilder::add_limit_blocks(const State& s, const DynamicsSettings& st, double dt) {
+  const Model& m = *model_;
+  for (int jn = 0; jn < m.num_joints(); ++jn) {
+    const Joint& j = m.joints()[jn];
+    const JointAxes& ax = axes_[jn];
+    const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
+    for (int k = 0; k < ax.d; ++k) {
+      const DofLimit& lim = j.limits[k];
+      if (!lim.enabled()) continue;
+      const int axis = ax.dof[k];
+      const double q = ax.value[axis];
+      const double qd = ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub);
+      for (int side = 0; side < 2; ++side) {
+        const double bound = side == 0 ? lim.lower : lim.upper;
+        if (!std::isfinite(bound)) continue;
+        const double sign = side == 0 ? 1.0 : -1.0;
+        const double g = sign * (q - bound);  // eq. 28
+        const double gd = sign * qd;
+        if (g + dt * std::min(0.0, gd) > st.limit_margin) continue;
+        ConstraintBlock& b = p_.blocks.emplace_back();
+        b.kind = RowKind::Limit;
+        b.cone = ConeKind::Orthant;
+        b.offset = p_.nl;
+        b.size = 1;
+        b.body[0] = j.follower;
+        b.body[1] = j.base;
+        b.J[0].row(0) = sign * ax.Jf.row(axis);
+        b.J[1].row(0) = sign * ax.Jb.row(axis);
+        b.id = limit_block_id(jn, k, side);
+        b.source = jn;
+        b.dof = k;
+        fbuf_[p_.nl] = g;
+        bias_[p_.nl] = st.beta_limit / dt * std::min(0.0, g) + std::max(0.0, g / dt);  // eq. 90b + double-sided
+        p_.nl += 1;
+      }
+    }
+  }
+}
+
+// Contact rows (eq. 66): v_c = R_c^T (v_B(point) - v_A(point)), rows [t, o, n].
+void ProblemBuilder::add_contact_blocks(const State& s, const std::vector<Contact>& contacts,
+                                        const DynamicsSettings& st, double dt) {
+  for (size_t c = 0; c < contacts.size(); ++c) {
+    const Contact& k = contacts[c];
+    ConstraintBlock& b = p_.blocks.emplace_back();
+    b.kind = RowKind::Contact;
+    b.cone = ConeKind::Coulomb;
+    b.offset = p_.nl;
+    b.size = 3;
+    b.mu = k.mu;
+    b.restitution = k.restitution;
+    b.id = contact_block_id(k.id);
+    b.source = static_cast<int>(c);
+    const Vec3 pA = k.point, pB = k.point + k.gap * k.normal;
+    const Mat3 RcT = k.frame.transpose();
+    for (int side = 0; side < 2; ++side) {
+      const int body = k.body[side];
+      b.body[side] = body;
+      b.J[side].setZero();
+      if (body < 0) continue;
+      const double sign = side == 0 ? -1.0 : 1.0;
+      const Vec3 arm = (side == 0 ? pA : pB) - s.r[body];
+      b.J[side].topLeftCorner<3, 3>() = sign * RcT;
+      b.J[side].block<3, 3>(0, 3) = -sign * RcT * skew(arm);  // v(point) = v - arm x w
+    }
+    fbuf_[p_.nl] = 0.0;
+    fbuf_[p_.nl + 1] = 0.0;
+    fbuf_[p_.nl + 2] = k.gap;
+    const double r = k.gap + st.penetration_margin;  // eq. 91a
+    bias_[p_.nl] = 0.0;
+    bias_[p_.nl + 1] = 0.0;
+    bias_[p_.nl + 2] = st.beta_contact / dt * std::min(0.0, r) + std::max(0.0, r / dt);  // eq. 91b
+    p_.nl += 3;
+  }
+}
+
+void ProblemBuilder::build_delassus(const DynamicsSettings& st) {
+  const int nbk = p_.num_blocks();
+  sizes_.resize(nbk);
+  for (int i = 0; i < nbk; ++i) sizes_[i] = p_.blocks[i].size;
+  for (auto& inc : incidence_) inc.clear();
+  for (int s = 0; s < 2; ++s) jminv_[s].resize(nbk);
+  for (int i = 0; i < nbk; ++i) {
+    const ConstraintBlock& b = p_.blocks[i];
+    for (int s = 0; s < 2; ++s)
+      if (b.body[s] >= 0) {
+        incidence_[b.body[s]].push_back({i, s});
+        jminv_[s][i].topRows(b.size) = b.J[s].topRows(b.size) * p_.Minv[b.body[s]];
+      }
+  }
+  // Structure: block i couples with every block sharing one of its bodies.
+  p_.D.begin(sizes_.data(), nbk);
+  mark_.assign(nbk, -1);
+  for (int i = 0; i < nbk; ++i) {
+    cols_.clear();
+    const ConstraintBlock& b = p_.blocks[i];
+    for (int s = 0; s < 2; ++s) {
+      if (b.body[s] < 0) continue;
+      for (const auto& [j, t] : incidence_[b.body[s]])
+        if (mark_[j] != i) {
+          mark_[j] = i;
+          cols_.push_back(j);
+        }
+    }
+    std::sort(cols_.begin(), cols_.end());
+    for (int j : cols_) p_.D.push_entry(i, j);
+  }
+  p_.D.finalize();
+  // Values: D_ij = sum over shared bodies b of J_ib M_b^-1 J_jb^T.
+  for (int i = 0; i < nbk; ++i) {
+    const ConstraintBlock& bi = p_.blocks[i];
+    for (int e = p_.D.row_start(i); e < p_.D.row_start(i + 1); ++e) {
+      const int j = p_.D.entry_col(e);
+      const ConstraintBlock& bj = p_.blocks[j];
+      auto Dij = p_.D.entry(e);
+      for (int s = 0; s < 2; ++s) {
+        if (bi.body[s] < 0) continue;
+        for (int t = 0; t < 2; ++t)
+          if (bj.body[t] == bi.body[s])
+            Dij.noalias() += jminv_[s][i].topRows(bi.size) * bj.J[t].topRows(bj.size).transpose();
+      }
+    }
+  }
+  p_.has_dense = p_.nl <= st.dense_limit;
+  if (p_.has_dense) p_.D.to_dense(p_.D_dense);
+}
+
+const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>& contacts, double dt,
+                                     const DynamicsSettings& st) {
+  const Model& m = *model_;
+  p_.dt = dt;
+  for (int jn = 0; jn < m.num_joints(); ++jn) joint_axes(m.joints()[jn], s, axes_[jn]);
+  add_forces(s, dt);
+
+  // Upper bound on rows: joints + 2 per limited DoF + 3 per contact.
+  int max_rows = m.joint_rows() + 3 * static_cast<int>(contacts.size());
+  for (const Joint& j : m.joints())
+    for (int k = 0; k < j.dofs(); ++k) max_rows += 2 * j.limits[k].enabled();
+  if (static_cast<int>(bias_.size()) < max_rows) bias_.resize(max_rows);
+  if (static_cast<int>(fbuf_.size()) < max_rows) fbuf_.resize(max_rows);
+
+  p_.blocks.clear();
+  p_.nl = 0;
+  add_joint_blocks(s, st, dt);
+  add_limit_blocks(s, st, dt);
+  add_contact_blocks(s, contacts, st, dt);
+  const int nl = p_.nl;
+  if (p_.f.size() != nl) p_.f.resize(nl);
+  for (int r = 0; r < nl; ++r) p_.f[r] = fbuf_[r];
+
+  // v^- = J u^-, v_f = J u_free + E v^- + v_B (eq. 94).
+  if (p_.v_f.size() != nl) p_.v_f.resize(nl);
+  if (p_.v_minus.size() != nl) p_.v_minus.resize(nl);
+  p_.apply_J(p_.u_minus, p_.v_minus);
+  p_.apply_J(p_.u_free, p_.v_f);
+  for (int r = 0; r < nl; ++r) p_.v_f[r] += bias_[r];
+  for (const ConstraintBlock& b : p_.blocks) {
+    if (b.kind != RowKind::Contact || b.restitution <= 0.0) continue;
+    const double vn = p_.v_minus[b.offset + 2];
+    if (vn < -st.restitution_threshold) p_.v_f[b.offset + 2] += b.restitution * vn;  // eq. 54-55, normal row only
+  }
+  build_delassus(st);
+  if (st.softening.enabled) apply_softening(p_, st.softening);
+  return p_;
+}
+
+VecX joint_residual(const Model& m, const State& s) {
+  VecX f(m.joint_rows());
+  int row = 0;
+  JointAxes ax;
+  for (const Joint& j : m.joints()) {
+    joint_axes(j, s, ax);
+    for (int r = 0; r < ax.m; ++r) f[row++] = ax.value[ax.constrained[r]];
+  }
+  return f;
+}
+
+MatX joint_jacobian(const Model& m, const State& s) {
+  MatX J = MatX::Zero(m.joint_rows(), 6 * m.num_bodies());
+  int row = 0;
+  JointAxes ax;
+  for (const Joint& j : m.joints()) {
+    joint_axes(j, s, ax);
+    for (int r = 0; r < ax.m; ++r, ++row) {
+      J.block<1, 6>(row, 6 * j.follower) += ax.Jf.row(ax.constrained[r]);
+      if (j.base >= 0) J.block<1, 6>(row, 6 * j.base) += ax.Jb.row(ax.constrained[r]);
+    }
+  }
+  return J;
+}
+
+double limit_violation(const Model& m, const State& s) {
+  double worst = 0.0;
+  JointAxes ax;
+  for (const Joint& j : m.joints()) {
+    bool any = false;
+    for (int k = 0; k < j.dofs(); ++k) any |= j.limits[k].enabled();
+    if (!any) continue;
+    joint_axes(j, s, ax);
+    for (int k = 0; k < ax.d; ++k) {
+      const double q = ax.value[ax.dof[k]];
+      worst = std::max({worst, j.limits[k].lower - q, q - j.limits[k].upper});
+    }
+  }
+  return worst;
+}
+
+double constraint_violation(const Model& m, const State& s) {
+  const VecX f = joint_residual(m, s);
+  const double fj = f.size() ? f.cwiseAbs().maxCoeff() : 0.0;
+  return std::max(fj, limit_violation(m, s));
+}
+
+int numerical_rank(const MatX& A, double rel_tol) {
+  if (A.size() == 0) return 0;
+  Eigen::ColPivHouseholderQR<MatX> qr(A);
+  qr.setThreshold(rel_tol);
+  return static_cast<int>(qr.rank());
+}
+
+}  // namespace moreau

@@ -1,0 +1,62 @@
+#pragma once
+// dynamics::build_problem: (Model, State, Contacts, dt) -> Problem (eq. 11-13, 67-94).
+#include <vector>
+
+#include "moreau/collision/contact.hpp"
+#include "moreau/dynamics/joint_kinematics.hpp"
+#include "moreau/dynamics/problem.hpp"
+#include "moreau/dynamics/softening.hpp"
+
+namespace moreau {
+
+struct DynamicsSettings {
+  // Baumgarte ERPs beta in [0, 1] (eq. 89-91); the bias is (beta / dt) * residual.
+  double beta_joint = 0.2;
+  double beta_limit = 0.2;
+  double beta_contact = 0.2;
+  double penetration_margin = 0.0;      // delta of eq. 91a [m]: tolerated penetration
+  double limit_margin = 0.0;            // a limit row is created when g + dt min(0, gdot) <= margin
+  double restitution_threshold = 1e-3;  // Newton restitution only for approach faster than this [m/s]
+  int dense_limit = 256;                // also build D dense when nl <= this
+  SofteningSettings softening;          // MuJoCo-style impedance (eq. 103-113), off by default
+};
+
+class ProblemBuilder {
+ public:
+  explicit ProblemBuilder(const Model& model);
+  // Builds the Problem at state s (time s.t, used by scripted actuators). The reference stays
+  // valid until the next build. Allocates only when the problem grows.
+  const Problem& build(const State& s, const std::vector<Contact>& contacts, double dt, const DynamicsSettings& settings);
+  const Problem& problem() const { return p_; }
+  const std::vector<JointAxes>& joint_axes_cache() const { return axes_; }
+
+ private:
+  void add_forces(const State& s, double dt);
+  void add_joint_blocks(const State& s, const DynamicsSettings& st, double dt);
+  void add_limit_blocks(const State& s, const DynamicsSettings& st, double dt);
+  void add_contact_blocks(const State& s, const std::vector<Contact>& c, const DynamicsSettings& st, double dt);
+  void build_delassus(const DynamicsSettings& st);
+
+  const Model* model_;
+  Problem p_;
+  std::vector<JointAxes> axes_;
+  std::vector<double> bias_, fbuf_;  // v_B + E v^- per row, before it is added to J u_free
+  std::vector<std::vector<std::pair<int, int>>> incidence_;  // per body: (block, slot)
+  std::vector<int> sizes_, cols_, mark_;
+  std::vector<JacobianBlock> jminv_[2];  // J_{i,s} M^-1, per block and slot
+};
+
+// Stacked joint residual f_J(s) (eq. 83), sum m_j rows.
+VecX joint_residual(const Model& m, const State& s);
+// Dense joint Jacobian J_J (sum m_j x 6 nb), for inspection and tests.
+MatX joint_jacobian(const Model& m, const State& s);
+// Largest limit violation max(0, lower - q, q - upper) over all limited DoFs.
+double limit_violation(const Model& m, const State& s);
+// Infinity norm of f_J(s) and of the limit violations (the joints-and-limits part of eq. 84).
+double constraint_violation(const Model& m, const State& s);
+// Numerical rank by a rank-revealing QR with a relative threshold.
+int numerical_rank(const MatX& A, double rel_tol = 1e-9);
+// DoF coordinate q and rate qdot of joint j's DoF k.
+void joint_dof_state(const Joint& j, const State& s, int k, double* q, double* qdot);
+
+}  // namespace moreau

@@ -1,0 +1,32 @@
+#pragma once
+// Fixed-size linear-algebra types used everywhere in moreau (double precision, SI units).
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+namespace moreau {
+
+using Vec3 = Eigen::Vector3d;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+using Mat3 = Eigen::Matrix3d;
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+using VecX = Eigen::VectorXd;
+using MatX = Eigen::MatrixXd;
+// Unit quaternion, Hamilton convention. Eigen stores (x, y, z, w) internally; moreau's files
+// and APIs always spell quaternions as (w, x, y, z).
+using Quat = Eigen::Quaterniond;
+
+// A rigid transform: x_world = p + R(q) x_local.
+struct Pose {
+  Vec3 p = Vec3::Zero();
+  Quat q = Quat::Identity();
+
+  Vec3 operator*(const Vec3& x) const { return p + q * x; }
+  Pose operator*(const Pose& b) const { return {p + q * b.p, (q * b.q).normalized()}; }
+  Pose inverse() const {
+    const Quat qi = q.conjugate();
+    return {-(qi * p), qi};
+  }
+  Mat3 R() const { return q.toRotationMatrix(); }
+};
+
+}  // namespace moreau

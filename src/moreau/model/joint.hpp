@@ -1,0 +1,76 @@
+#pragma once
+// Joints: bilateral constraints between a base (a body or the world) and a follower body.
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "moreau/math/types.hpp"
+
+namespace moreau {
+
+// The joint frame has the DoF axis along its x (revolute, prismatic, cylindrical) or x then the
+// follower's y (universal). See docs/scene-format.md for the per-type table.
+enum class JointType : uint8_t { Free, Revolute, Prismatic, Cylindrical, Universal, Spherical, Cartesian, Fixed };
+
+inline constexpr int kNumJointTypes = 8;
+const char* joint_type_name(JointType t);
+bool parse_joint_type(const std::string& s, JointType* out);
+// Number of constraint rows m_j and of DoFs d_j = 6 - m_j.
+int joint_constraint_rows(JointType t);
+inline int joint_dofs(JointType t) { return 6 - joint_constraint_rows(t); }
+
+enum class ActuationMode : uint8_t {
+  Passive,   // no actuation force
+  Force,     // constant force/torque
+  Position,  // PD servo to a position target, applied as an explicit force (eq. 72)
+  Velocity,  // D servo to a velocity target, applied as an explicit force
+};
+const char* actuation_mode_name(ActuationMode m);
+
+// Per-DoF actuator. Targets may follow a scripted sinusoid:
+//   q*(t) = target + amplitude sin(2 pi frequency t + phase), qdot*(t) its derivative
+// (for Velocity mode the sinusoid is applied to the velocity target; for Force mode to the force:
+// tau(t) = force + amplitude sin(2 pi frequency t + phase)).
+struct DofActuator {
+  ActuationMode mode = ActuationMode::Passive;
+  double force = 0.0;            // N or N m (Force mode, also a feed-forward in servo modes)
+  double kp = 0.0;               // N/m or N m/rad
+  double kd = 0.0;               // N s/m or N m s/rad
+  double target = 0.0;           // m or rad (Position) or m/s, rad/s (Velocity)
+  double amplitude = 0.0;        // scripted sinusoid around target
+  double frequency = 0.0;        // Hz
+  double phase = 0.0;            // rad
+  double effort_limit = std::numeric_limits<double>::infinity();  // |tau| clamp
+};
+
+// Per-DoF position limit and passive viscous damping.
+struct DofLimit {
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+  bool enabled() const { return lower > -std::numeric_limits<double>::infinity() || upper < std::numeric_limits<double>::infinity(); }
+};
+
+struct Joint {
+  std::string name;
+  JointType type = JointType::Revolute;
+  int base = -1;      // body index, -1 = world (unary joint)
+  int follower = 0;   // body index
+  Pose frame_base;      // joint frame in the base body's CoM frame (world frame if unary)
+  Pose frame_follower;  // joint frame in the follower's CoM frame
+  std::array<DofLimit, 6> limits{};        // indexed by DoF 0..d_j-1
+  std::array<DofActuator, 6> actuators{};  // indexed by DoF 0..d_j-1
+  std::array<double, 6> damping{};         // passive viscous damping per DoF (explicit force)
+  bool collide_connected = false;          // let the two bodies collide with each other
+
+  int rows() const { return joint_constraint_rows(type); }
+  int dofs() const { return joint_dofs(type); }
+  bool unary() const { return base < 0; }
+  bool actuated() const {
+    for (int k = 0; k < dofs(); ++k)
+      if (actuators[k].mode != ActuationMode::Passive) return true;
+    return false;
+  }
+};
+
+}  // namespace moreau

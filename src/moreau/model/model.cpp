@@ -1,0 +1,179 @@
+#include "moreau/model/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <Eigen/Eigenvalues>
+
+#include "moreau/math/so3.hpp"
+
+namespace moreau {
+
+namespace {
+std::string fmt(double x) {
+  std::ostringstream os;
+  os.precision(6);
+  os << x;
+  return os.str();
+}
+bool finite3(const Vec3& v) { return v.allFinite(); }
+}  // namespace
+
+int Model::body_index(const std::string& name) const {
+  for (size_t i = 0; i < bodies_.size(); ++i)
+    if (bodies_[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+int Model::joint_index(const std::string& name) const {
+  for (size_t i = 0; i < joints_.size(); ++i)
+    if (joints_[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+double Model::mass_ratio() const {
+  if (bodies_.empty()) return 1.0;
+  double lo = bodies_[0].mass, hi = bodies_[0].mass;
+  for (const Body& b : bodies_) {
+    lo = std::min(lo, b.mass);
+    hi = std::max(hi, b.mass);
+  }
+  return hi / lo;
+}
+
+double Model::total_mass() const {
+  double m = 0.0;
+  for (const Body& b : bodies_) m += b.mass;
+  return m;
+}
+
+std::optional<Error> validate_body(const Body& b, const std::string& element) {
+  if (!std::isfinite(b.mass) || b.mass <= 0.0)
+    return Error{"", 0, element + " mass", "a finite mass > 0", fmt(b.mass)};
+  if (!b.inertia.allFinite()) return Error{"", 0, element + " inertia", "finite entries", "non-finite"};
+  const double asym = (b.inertia - b.inertia.transpose()).cwiseAbs().maxCoeff();
+  if (asym > 1e-9 * std::max(1.0, b.inertia.cwiseAbs().maxCoeff()))
+    return Error{"", 0, element + " inertia", "a symmetric matrix", "asymmetry " + fmt(asym)};
+  Eigen::SelfAdjointEigenSolver<Mat3> es(b.inertia);
+  const Vec3 ev = es.eigenvalues();
+  if (ev.minCoeff() <= 0.0)
+    return Error{"", 0, element + " inertia", "a positive definite matrix",
+                 "eigenvalues " + fmt(ev[0]) + ", " + fmt(ev[1]) + ", " + fmt(ev[2])};
+  // Principal moments of a real body satisfy the triangle inequality I1 + I2 >= I3.
+  if (ev[0] + ev[1] < ev[2] * (1.0 - 1e-9))
+    return Error{"", 0, element + " inertia", "principal moments satisfying the triangle inequality",
+                 fmt(ev[0]) + " + " + fmt(ev[1]) + " < " + fmt(ev[2])};
+  return std::nullopt;
+}
+
+static std::optional<Error> validate_pose(const Pose& p, const std::string& element) {
+  if (!finite3(p.p)) return Error{"", 0, element + " position", "finite numbers", "non-finite"};
+  if (!is_unit_quaternion(p.q, 1e-6))
+    return Error{"", 0, element + " quaternion", "a finite unit quaternion (w, x, y, z)", "norm " + fmt(p.q.norm())};
+  return std::nullopt;
+}
+
+std::optional<Error> validate_joint(const Joint& j, int nb, const std::string& element) {
+  if (j.follower < 0 || j.follower >= nb)
+    return Error{"", 0, element + " follower", "an existing body", std::to_string(j.follower)};
+  if (j.base < -1 || j.base >= nb) return Error{"", 0, element + " base", "an existing body or the world", std::to_string(j.base)};
+  if (j.base == j.follower) return Error{"", 0, element, "base != follower", "both are body " + std::to_string(j.base)};
+  if (auto e = validate_pose(j.frame_base, element + " base frame")) return e;
+  if (auto e = validate_pose(j.frame_follower, element + " follower frame")) return e;
+  for (int k = 0; k < j.dofs(); ++k) {
+    const DofLimit& l = j.limits[k];
+    if (std::isnan(l.lower) || std::isnan(l.upper))
+      return Error{"", 0, element + " limit[" + std::to_string(k) + "]", "numbers", "NaN"};
+    if (l.lower > l.upper)
+      return Error{"", 0, element + " limit[" + std::to_string(k) + "]", "lower <= upper",
+                   fmt(l.lower) + " > " + fmt(l.upper)};
+    const DofActuator& a = j.actuators[k];
+    if (!std::isfinite(a.kp) || !std::isfinite(a.kd) || a.kp < 0.0 || a.kd < 0.0)
+      return Error{"", 0, element + " actuator[" + std::to_string(k) + "]", "finite gains kp, kd >= 0",
+                   fmt(a.kp) + ", " + fmt(a.kd)};
+    if (!std::isfinite(a.force) || !std::isfinite(a.target) || !std::isfinite(a.amplitude) ||
+        !std::isfinite(a.frequency) || !std::isfinite(a.phase))
+      return Error{"", 0, element + " actuator[" + std::to_string(k) + "]", "finite numbers", "non-finite"};
+    if (!(a.effort_limit > 0.0))
+      return Error{"", 0, element + " actuator[" + std::to_string(k) + "] effort_limit", "> 0", fmt(a.effort_limit)};
+    if (!std::isfinite(j.damping[k]) || j.damping[k] < 0.0)
+      return Error{"", 0, element + " damping[" + std::to_string(k) + "]", "a finite number >= 0", fmt(j.damping[k])};
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> validate_geometry(const Geometry& g, int nb, const std::string& element) {
+  if (g.body < -1 || g.body >= nb) return Error{"", 0, element + " body", "an existing body or the world", std::to_string(g.body)};
+  if (auto e = validate_pose(g.pose, element + " pose")) return e;
+  auto positive = [&](double x, const char* what) -> std::optional<Error> {
+    if (!std::isfinite(x) || x <= 0.0) return Error{"", 0, element + " " + what, "a finite number > 0", fmt(x)};
+    return std::nullopt;
+  };
+  switch (g.type) {
+    case ShapeType::Plane: break;
+    case ShapeType::Sphere:
+      if (auto e = positive(g.radius, "radius")) return e;
+      break;
+    case ShapeType::Capsule:
+    case ShapeType::Cylinder:
+      if (auto e = positive(g.radius, "radius")) return e;
+      if (auto e = positive(g.half_length, "half_length")) return e;
+      break;
+    case ShapeType::Box:
+    case ShapeType::Ellipsoid:
+      for (int k = 0; k < 3; ++k)
+        if (auto e = positive(g.half_extents[k], "half_extents")) return e;
+      break;
+    case ShapeType::ConvexMesh:
+    case ShapeType::TriangleMesh:
+      if (!g.mesh || g.mesh->vertices.empty()) return Error{"", 0, element + " mesh", "a mesh with vertices", "an empty mesh"};
+      break;
+  }
+  if (!std::isfinite(g.material.friction) || g.material.friction < 0.0)
+    return Error{"", 0, element + " friction", "a finite number >= 0", fmt(g.material.friction)};
+  if (!(g.material.restitution >= 0.0 && g.material.restitution <= 1.0))
+    return Error{"", 0, element + " restitution", "a number in [0, 1]", fmt(g.material.restitution)};
+  return std::nullopt;
+}
+
+int ModelBuilder::add_body(Body b) {
+  m_.bodies_.push_back(std::move(b));
+  return static_cast<int>(m_.bodies_.size()) - 1;
+}
+
+int ModelBuilder::add_joint(Joint j) {
+  m_.joints_.push_back(std::move(j));
+  return static_cast<int>(m_.joints_.size()) - 1;
+}
+
+int ModelBuilder::add_geometry(Geometry g) {
+  m_.geometries_.push_back(std::move(g));
+  return static_cast<int>(m_.geometries_.size()) - 1;
+}
+
+Result<Model> ModelBuilder::build() const {
+  Model m = m_;
+  const int nb = m.num_bodies();
+  if (!m.gravity_.allFinite()) return Error{"", 0, "gravity", "finite numbers", "non-finite"};
+  for (int i = 0; i < nb; ++i) {
+    if (auto e = validate_body(m.bodies_[i], "body '" + m.bodies_[i].name + "'")) return *e;
+    for (int k = 0; k < i; ++k)
+      if (!m.bodies_[i].name.empty() && m.bodies_[k].name == m.bodies_[i].name)
+        return Error{"", 0, "body '" + m.bodies_[i].name + "'", "a unique name", "a duplicate"};
+  }
+  m.joint_rows_ = 0;
+  for (const Joint& j : m.joints_) {
+    if (auto e = validate_joint(j, nb, "joint '" + j.name + "'")) return *e;
+    m.joint_rows_ += j.rows();
+  }
+  m.body_geoms_.assign(nb + 1, {});
+  for (size_t i = 0; i < m.geometries_.size(); ++i) {
+    const Geometry& g = m.geometries_[i];
+    if (auto e = validate_geometry(g, nb, "geometry '" + g.name + "'")) return *e;
+    m.body_geoms_[g.body + 1].push_back(static_cast<int>(i));
+  }
+  return m;
+}
+
+}  // namespace moreau

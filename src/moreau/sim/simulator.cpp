@@ -1,0 +1,111 @@
+#include "moreau/sim/simulator.hpp"
+
+#include <algorithm>
+
+#include "moreau/math/so3.hpp"
+
+namespace moreau {
+
+const char* integrator_name(Integrator i) {
+  return i == Integrator::SemiImplicitEuler ? "semi-implicit-euler" : "moreau-midpoint";
+}
+
+bool parse_integrator(const std::string& s, Integrator* out) {
+  if (s == "semi-implicit-euler" || s == "euler") *out = Integrator::SemiImplicitEuler;
+  else if (s == "moreau-midpoint" || s == "midpoint") *out = Integrator::MoreauMidpoint;
+  else return false;
+  return true;
+}
+
+void integrate_positions(State& s, const std::vector<Vec6>& u, double h) {
+  for (int i = 0; i < s.num_bodies(); ++i) {
+    s.r[i] += h * u[i].head<3>();
+    s.q[i] = integrate_rotation(s.q[i], u[i].tail<3>(), h);  // eq. 10b
+  }
+}
+
+Simulator::Simulator(const Model& model, SimSettings settings)
+    : model_(&model), settings_(std::move(settings)), collision_(model), builder_(model) {
+  twist_buf_.resize(model.num_bodies());
+  u_plus_.resize(6 * model.num_bodies());
+}
+
+void Simulator::make_warm_start(const Problem& p) {
+  if (!settings_.warm_start || prev_ids_.empty()) {
+    warm_.lambda.resize(0);
+    return;
+  }
+  if (warm_.lambda.size() != p.nl) warm_.lambda.resize(p.nl);
+  warm_.lambda.setZero();
+  for (const ConstraintBlock& b : p.blocks) {
+    auto it = std::lower_bound(prev_ids_.begin(), prev_ids_.end(), std::make_pair(b.id, -1));
+    if (it == prev_ids_.end() || it->first != b.id) continue;
+    const int k = static_cast<int>(it - prev_ids_.begin());
+    if (prev_sizes_[k] != b.size) continue;
+    warm_.lambda.segment(b.offset, b.size) = prev_lambda_.segment(it->second, b.size);
+  }
+}
+
+void Simulator::remember_solution(const Problem& p) {
+  prev_ids_.clear();
+  for (const ConstraintBlock& b : p.blocks) prev_ids_.push_back({b.id, b.offset});
+  std::sort(prev_ids_.begin(), prev_ids_.end());
+  prev_sizes_.resize(prev_ids_.size());
+  for (size_t k = 0; k < prev_ids_.size(); ++k) {
+    // blocks are few per id; find the size by offset (blocks sorted by offset)
+    const int off = prev_ids_[k].second;
+    auto it = std::lower_bound(p.blocks.begin(), p.blocks.end(), off,
+                               [](const ConstraintBlock& b, int o) { return b.offset < o; });
+    prev_sizes_[k] = it->size;
+  }
+  if (prev_lambda_.size() != p.nl) prev_lambda_.resize(p.nl);
+  prev_lambda_ = solution_.lambda;
+}
+
+bool Simulator::step(State& s) {
+  const double h = settings_.dt;
+  const bool midpoint = settings_.integrator == Integrator::MoreauMidpoint;
+  State* at = &s;
+  if (midpoint) {
+    // Moreau's midpoint: everything (collision, J, M, h) is evaluated at s_m = s [+] h/2 u^-.
+    mid_ = s;
+    integrate_positions(mid_, s.u, 0.5 * h);
+    mid_.t = s.t + 0.5 * h;
+    at = &mid_;
+  }
+  contacts_ = &collision_.detect(*at, settings_.collision);
+  const Problem& p = builder_.build(*at, *contacts_, h, settings_.dynamics);
+  if (!p.v_f.allFinite()) {
+    error_ = "non-finite free velocity at t = " + std::to_string(s.t) + " s (state or forces contain NaN/Inf)";
+    return false;
+  }
+  make_warm_start(p);
+  if (!solve(settings_.solver, p, settings_.solver_settings, warm_, solver_ws_, solution_)) {
+    error_ = solution_.message;
+    return false;
+  }
+  if (solution_.status == SolveStatus::Diverged || solution_.status == SolveStatus::Failed) {
+    error_ = std::string("solver '") + settings_.solver + "' " + status_name(solution_.status) + " at t = " +
+             std::to_string(s.t) + " s" + (solution_.message.empty() ? "" : ": " + solution_.message);
+    return false;
+  }
+  remember_solution(p);
+  p.velocity_from_impulse(solution_.lambda, u_plus_);  // eq. 76
+  for (int i = 0; i < model_->num_bodies(); ++i) twist_buf_[i] = u_plus_.segment<6>(6 * i);
+  if (midpoint) {
+    s.r = mid_.r;
+    s.q = mid_.q;
+    integrate_positions(s, twist_buf_, 0.5 * h);
+  } else {
+    integrate_positions(s, twist_buf_, h);
+  }
+  for (int i = 0; i < model_->num_bodies(); ++i) s.u[i] = twist_buf_[i];
+  s.t += h;
+  if (!s.all_finite()) {
+    error_ = "non-finite state after the step ending at t = " + std::to_string(s.t) + " s";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace moreau

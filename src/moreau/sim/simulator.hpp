@@ -1,0 +1,68 @@
+#pragma once
+// Simulator::step: the pipeline of the design sketch, one plain value handed on per stage:
+//   collision::detect -> dynamics::build_problem -> solvers::solve -> sim::integrate.
+#include <string>
+#include <vector>
+
+#include "moreau/collision/contact.hpp"
+#include "moreau/dynamics/builder.hpp"
+#include "moreau/solvers/solver.hpp"
+
+namespace moreau {
+
+enum class Integrator : uint8_t {
+  SemiImplicitEuler,  // u+ from the NCP at s, then s+ = s [+] dt u+ (eq. 9-10)
+  MoreauMidpoint,     // s_m = s [+] dt/2 u-, NCP at s_m, s+ = s_m [+] dt/2 u+
+};
+const char* integrator_name(Integrator i);
+bool parse_integrator(const std::string& s, Integrator* out);
+
+struct SimSettings {
+  double dt = 1e-3;            // time step [s]
+  std::string solver = "pgs";  // registry name
+  SolverSettings solver_settings;
+  Integrator integrator = Integrator::SemiImplicitEuler;
+  DynamicsSettings dynamics;
+  CollisionSettings collision;
+  bool warm_start = true;      // reuse the previous step's impulses by persistent constraint id
+};
+
+// Positions update s [+] h u (eq. 10b): r += h v, q = Exp(h w) (x) q, quaternions renormalized.
+void integrate_positions(State& s, const std::vector<Vec6>& u, double h);
+
+class Simulator {
+ public:
+  Simulator(const Model& model, SimSettings settings);
+  // Advances `s` by one step dt. Returns false on failure (unknown solver, non-finite numbers in
+  // the problem or the new state); error() then says what and where.
+  bool step(State& s);
+
+  const Model& model() const { return *model_; }
+  const SimSettings& settings() const { return settings_; }
+  const Problem& problem() const { return builder_.problem(); }
+  const Solution& solution() const { return solution_; }
+  const std::vector<Contact>& contacts() const { return *contacts_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  void make_warm_start(const Problem& p);
+  void remember_solution(const Problem& p);
+
+  const Model* model_;
+  SimSettings settings_;
+  CollisionDetector collision_;
+  ProblemBuilder builder_;
+  SolverWorkspace solver_ws_;
+  Solution solution_;
+  WarmStart warm_;
+  const std::vector<Contact>* contacts_ = nullptr;
+  std::vector<Contact> no_contacts_;
+  std::vector<std::pair<uint64_t, int>> prev_ids_;  // (id, offset) sorted by id
+  std::vector<int> prev_sizes_;
+  VecX prev_lambda_, u_plus_;
+  std::vector<Vec6> twist_buf_;
+  State mid_;
+  std::string error_;
+};
+
+}  // namespace moreau

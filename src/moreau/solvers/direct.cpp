@@ -1,0 +1,69 @@
+#include <Eigen/Cholesky>
+#include <Eigen/SparseCholesky>
+
+#include "moreau/solvers/foundation_solvers.hpp"
+
+namespace moreau {
+
+namespace {
+struct DirectWorkspace : SolverWorkspace::Slot {
+  MatX A;
+  Eigen::LDLT<MatX> dense;
+  std::vector<Eigen::Triplet<double>> triplets;
+  Eigen::SparseMatrix<double> S;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> sparse;
+};
+}  // namespace
+
+void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, SolverWorkspace& ws, Solution& sol) {
+  for (const ConstraintBlock& b : p.blocks)
+    if (b.cone != ConeKind::Free) {
+      sol.status = SolveStatus::Failed;
+      sol.lambda.setZero();
+      sol.message = std::string("'direct' solves bilateral rows only; this problem has ") + row_kind_name(b.kind) +
+                    " rows (use an NCP solver such as 'pgs')";
+      return;
+    }
+  sol.iterations = 1;
+  if (p.nl == 0) {
+    sol.status = SolveStatus::Converged;
+    return;
+  }
+  auto& w = ws.get<DirectWorkspace>("direct");
+  const double rel = s.param("regularization", 1e-10);
+  double dmax = 0.0;
+  for (int i = 0; i < p.num_blocks(); ++i) dmax = std::max(dmax, p.D.diagonal(i).diagonal().maxCoeff());
+  const double eps = rel * std::max(dmax, 1e-300);
+  bool ok;
+  if (p.nl <= 512) {
+    if (p.has_dense) w.A = p.D_dense;
+    else p.D.to_dense(w.A);
+    w.A.diagonal().array() += eps;
+    w.dense.compute(w.A);
+    ok = w.dense.info() == Eigen::Success;
+    if (ok) sol.lambda = w.dense.solve(-p.v_f);
+  } else {
+    w.triplets.clear();
+    for (int i = 0; i < p.num_blocks(); ++i)
+      for (int e = p.D.row_start(i); e < p.D.row_start(i + 1); ++e) {
+        const auto B = p.D.entry(e);
+        const int r0 = p.D.block_offset(i), c0 = p.D.block_offset(p.D.entry_col(e));
+        for (int a = 0; a < B.rows(); ++a)
+          for (int c = 0; c < B.cols(); ++c) w.triplets.emplace_back(r0 + a, c0 + c, B(a, c) + (r0 + a == c0 + c ? eps : 0.0));
+      }
+    w.S.resize(p.nl, p.nl);
+    w.S.setFromTriplets(w.triplets.begin(), w.triplets.end());
+    w.sparse.compute(w.S);
+    ok = w.sparse.info() == Eigen::Success;
+    if (ok) sol.lambda = w.sparse.solve(-p.v_f);
+  }
+  if (!ok) {
+    sol.status = SolveStatus::Failed;
+    sol.message = "LDLT factorization failed";
+    sol.lambda.setZero();
+    return;
+  }
+  sol.status = SolveStatus::Converged;
+}
+
+}  // namespace moreau

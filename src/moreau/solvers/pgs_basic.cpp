@@ -1,0 +1,114 @@
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/Cholesky>
+
+#include "moreau/solvers/foundation_solvers.hpp"
+
+namespace moreau {
+
+namespace {
+struct PgsBasicWorkspace : SolverWorkspace::Slot {
+  std::vector<double> inv;     // per block: D_ii^-1 (row-major, size_i^2), regularized
+  std::vector<int> inv_start;  // offset of each block's inverse in inv
+  VecX v;                      // scratch velocity of one block
+};
+
+// D_ii^-1 for every block (joints need the full block; others use the diagonal only).
+void invert_diagonal_blocks(const Problem& p, PgsBasicWorkspace& w) {
+  const int nbk = p.num_blocks();
+  w.inv_start.resize(nbk + 1);
+  int total = 0;
+  for (int i = 0; i < nbk; ++i) {
+    w.inv_start[i] = total;
+    total += p.blocks[i].size * p.blocks[i].size;
+  }
+  w.inv_start[nbk] = total;
+  w.inv.resize(total);
+  for (int i = 0; i < nbk; ++i) {
+    const int n = p.blocks[i].size;
+    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> out(w.inv.data() + w.inv_start[i], n, n);
+    Mat6 A = Mat6::Zero();
+    A.topLeftCorner(n, n) = p.D.diagonal(i);
+    const double eps = 1e-12 * std::max(1.0, A.diagonal().head(n).maxCoeff());
+    for (int k = 0; k < n; ++k) A(k, k) += eps;
+    Eigen::LDLT<Mat6> ldlt;
+    Mat6 B = Mat6::Identity();
+    A.bottomRightCorner(6 - n, 6 - n).setIdentity();
+    ldlt.compute(A);
+    out = ldlt.solve(B).topLeftCorner(n, n);
+  }
+}
+}  // namespace
+
+void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart& warm, SolverWorkspace& ws, Solution& sol) {
+  auto& w = ws.get<PgsBasicWorkspace>("pgs-basic");
+  const double omega = s.param("omega", 1.0);
+  invert_diagonal_blocks(p, w);
+  VecX& lam = sol.lambda;
+  if (warm.empty()) lam.setZero();
+  else lam = warm.lambda;
+  w.v.resize(6);
+  sol.status = SolveStatus::MaxIterations;
+  for (int it = 0; it < s.max_iters; ++it) {
+    double change = 0.0;  // largest velocity change D_ii dlambda_i over the sweep (L-inf)
+    for (int i = 0; i < p.num_blocks(); ++i) {
+      const ConstraintBlock& b = p.blocks[i];
+      const int n = b.size;
+      // v_i = v_f,i + sum_j D_ij lambda_j   (eq. 13), block row i only
+      auto v = w.v.head(n);
+      v = p.v_f.segment(b.offset, n);
+      p.D.multiply_row_add(i, lam.data(), w.v.data());
+      auto li = lam.segment(b.offset, n);
+      Eigen::Matrix<double, 6, 1> old = Eigen::Matrix<double, 6, 1>::Zero();
+      old.head(n) = li;
+      switch (b.cone) {
+        case ConeKind::Free: {
+          Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> inv(
+              w.inv.data() + w.inv_start[i], n, n);
+          li -= omega * (inv * v);
+          break;
+        }
+        case ConeKind::Orthant: {
+          const double d = p.D.diagonal(i)(0, 0);
+          li[0] = std::max(0.0, li[0] - omega * v[0] / std::max(d, 1e-300));
+          break;
+        }
+        case ConeKind::Coulomb: {
+          // Alg. 3: normal on R_+ with step 1/D_nn, tangent on the disk of radius mu lambda_n.
+          auto Dii = p.D.diagonal(i);
+          const double ln = std::max(0.0, li[2] - omega * v[2] / std::max(Dii(2, 2), 1e-300));
+          const double dt = std::max(std::min(Dii(0, 0), Dii(1, 1)), 1e-300);
+          double lt0 = li[0] - omega * v[0] / dt, lt1 = li[1] - omega * v[1] / dt;
+          const double r = b.mu * ln, nt = std::hypot(lt0, lt1);
+          if (nt > r) {
+            const double k = nt > 0.0 ? r / nt : 0.0;
+            lt0 *= k;
+            lt1 *= k;
+          }
+          li[0] = lt0;
+          li[1] = lt1;
+          li[2] = ln;
+          break;
+        }
+      }
+      // Velocity change caused by this block's update.
+      const auto Dii = p.D.diagonal(i);
+      const double dv = (Dii * (li - old.head(n))).cwiseAbs().maxCoeff();
+      change = std::max(change, dv);
+    }
+    sol.iterations = it + 1;
+    sol.residual = change;
+    if (s.trace) sol.trace.push_back(change);
+    if (!std::isfinite(change)) {
+      sol.status = SolveStatus::Diverged;
+      break;
+    }
+    if (change <= s.tol) {
+      sol.status = SolveStatus::Converged;
+      break;
+    }
+  }
+}
+
+}  // namespace moreau

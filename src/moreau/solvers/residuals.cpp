@@ -1,0 +1,76 @@
+#include "moreau/solvers/residuals.hpp"
+
+#include <algorithm>
+
+#include "moreau/math/cones.hpp"
+
+namespace moreau {
+
+void project_primal(const Problem& p, const VecX& x, VecX& out) {
+  out.resize(x.size());
+  for (const ConstraintBlock& b : p.blocks) {
+    switch (b.cone) {
+      case ConeKind::Free: out.segment(b.offset, b.size) = x.segment(b.offset, b.size); break;
+      case ConeKind::Orthant: out[b.offset] = project_orthant(x[b.offset]); break;
+      case ConeKind::Coulomb: out.segment<3>(b.offset) = project_coulomb(x.segment<3>(b.offset), b.mu); break;
+    }
+  }
+}
+
+void project_dual(const Problem& p, const VecX& v, VecX& out) {
+  out.resize(v.size());
+  for (const ConstraintBlock& b : p.blocks) {
+    switch (b.cone) {
+      case ConeKind::Free: out.segment(b.offset, b.size).setZero(); break;
+      case ConeKind::Orthant: out[b.offset] = project_orthant(v[b.offset]); break;
+      case ConeKind::Coulomb: out.segment<3>(b.offset) = project_dual_coulomb(v.segment<3>(b.offset), b.mu); break;
+    }
+  }
+}
+
+void augment_de_saxce(const Problem& p, const VecX& v, VecX& v_hat) {
+  v_hat = v;
+  for (const ConstraintBlock& b : p.blocks)
+    if (b.cone == ConeKind::Coulomb) v_hat.segment<3>(b.offset) += de_saxce(v.segment<3>(b.offset), b.mu);
+}
+
+NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp, VecX& vh) {
+  NcpResiduals r;
+  if (ncp) augment_de_saxce(p, v, vh);
+  else vh = v;
+  for (const ConstraintBlock& b : p.blocks) {
+    const int o = b.offset;
+    switch (b.cone) {
+      case ConeKind::Free:
+        for (int k = 0; k < b.size; ++k) {
+          r.dual = std::max(r.dual, std::abs(vh[o + k]));
+          r.natmap = std::max(r.natmap, std::abs(vh[o + k]));  // lambda - (lambda - v) = v
+        }
+        break;
+      case ConeKind::Orthant: {
+        const double l = lambda[o], w = vh[o];
+        r.primal = std::max(r.primal, std::abs(l - project_orthant(l)));
+        r.dual = std::max(r.dual, std::abs(w - project_orthant(w)));
+        r.compl_ = std::max(r.compl_, std::abs(l * w));
+        r.natmap = std::max(r.natmap, std::abs(l - project_orthant(l - w)));
+        break;
+      }
+      case ConeKind::Coulomb: {
+        const Vec3 l = lambda.segment<3>(o), w = vh.segment<3>(o);
+        r.primal = std::max(r.primal, (l - project_coulomb(l, b.mu)).cwiseAbs().maxCoeff());
+        r.dual = std::max(r.dual, (w - project_dual_coulomb(w, b.mu)).cwiseAbs().maxCoeff());
+        r.compl_ = std::max(r.compl_, std::abs(l.dot(w)));
+        r.natmap = std::max(r.natmap, (l - project_coulomb(l - w, b.mu)).cwiseAbs().maxCoeff());
+        break;
+      }
+    }
+  }
+  return r;
+}
+
+NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp) {
+  VecX scratch(p.nl);
+  return ncp_residuals(p, lambda, v, ncp, scratch);
+}
+
+}  // namespace moreau

@@ -1,0 +1,27 @@
+#pragma once
+// One home for the NCP residuals and the natural map (report eq. 156-164), used by every solver's
+// stopping test and by the solver-agnostic metrics (eq. 173-176). All are L-infinity norms.
+#include "moreau/dynamics/problem.hpp"
+
+namespace moreau {
+
+// P_K(x) block by block (eq. 146): R^m for joints, R_+ for limits, K_mu for contacts.
+void project_primal(const Problem& p, const VecX& x, VecX& out);
+// P_{K*}(v) block by block: {0} for joints, R_+ for limits, K*_mu for contacts.
+void project_dual(const Problem& p, const VecX& v, VecX& out);
+// v_hat = v + Gamma(v) on contact blocks (eq. 14, 51).
+void augment_de_saxce(const Problem& p, const VecX& v, VecX& v_hat);
+
+struct NcpResiduals {
+  double primal = 0.0;  // ||lambda - P_K(lambda)||            (eq. 156)
+  double dual = 0.0;    // ||v_hat - P_{K*}(v_hat)||             (eq. 157, 174)
+  double compl_ = 0.0;  // max_j |lambda_j . v_hat_j|            (eq. 158, 175)
+  double natmap = 0.0;  // ||lambda - P_K(lambda - v_hat)||      (eq. 163, 176)
+};
+
+// Residuals of lambda for the NCP (De Saxce-augmented, ncp = true) or the CCP (ncp = false),
+// with v = D lambda + v_f given. Allocation-free when `scratch` has nl entries.
+NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp, VecX& scratch);
+NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp = true);
+
+}  // namespace moreau

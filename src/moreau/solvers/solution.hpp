@@ -1,0 +1,30 @@
+#pragma once
+// The Solution value returned by every solver.
+#include <string>
+#include <vector>
+
+#include "moreau/math/types.hpp"
+
+namespace moreau {
+
+enum class SolveStatus : uint8_t {
+  Converged,      // stopping test met
+  MaxIterations,  // iteration cap reached; lambda is the last iterate
+  Diverged,       // iterates blew up or became non-finite; lambda is not an answer
+  Failed,         // the method cannot proceed (factorization failed, ray termination, ...)
+};
+const char* status_name(SolveStatus s);
+
+struct Solution {
+  VecX lambda;        // impulses, nl [N s | N m s]
+  VecX v_plus;        // D lambda + v_f, nl
+  SolveStatus status = SolveStatus::Failed;
+  int iterations = 0;
+  double solve_time_s = 0.0;
+  double residual = 0.0;           // the solver's own stopping quantity at exit
+  std::vector<double> trace;       // residual per iteration (when SolverSettings::trace)
+  std::string message;             // human-readable detail on failure
+  bool converged() const { return status == SolveStatus::Converged; }
+};
+
+}  // namespace moreau

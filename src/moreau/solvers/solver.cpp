@@ -1,0 +1,71 @@
+#include "moreau/solvers/solver.hpp"
+
+#include <chrono>
+
+#include "moreau/solvers/registry_list.hpp"
+
+namespace moreau {
+
+const char* status_name(SolveStatus s) {
+  switch (s) {
+    case SolveStatus::Converged: return "converged";
+    case SolveStatus::MaxIterations: return "max_iterations";
+    case SolveStatus::Diverged: return "diverged";
+    case SolveStatus::Failed: return "failed";
+  }
+  return "?";
+}
+
+const std::vector<SolverInfo>& solver_registry() {
+  static const std::vector<SolverInfo> registry = make_solver_registry();
+  return registry;
+}
+
+const SolverInfo* find_solver(std::string_view name) {
+  for (const SolverInfo& s : solver_registry())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::string solver_names(std::string_view sep) {
+  std::string out;
+  for (const SolverInfo& s : solver_registry()) {
+    if (!out.empty()) out += sep;
+    out += s.name;
+  }
+  return out;
+}
+
+bool solve(std::string_view name, const Problem& p, const SolverSettings& s, const WarmStart& w,
+           SolverWorkspace& ws, Solution& sol) {
+  const SolverInfo* info = find_solver(name);
+  if (!info) {
+    sol.status = SolveStatus::Failed;
+    sol.message = "unknown solver '" + std::string(name) + "'; available: " + solver_names();
+    return false;
+  }
+  if (!w.empty() && w.lambda.size() != p.nl) {
+    sol.status = SolveStatus::Failed;
+    sol.message = "warm start has " + std::to_string(w.lambda.size()) + " entries, expected " + std::to_string(p.nl);
+    return false;
+  }
+  if (sol.lambda.size() != p.nl) sol.lambda.resize(p.nl);
+  if (sol.v_plus.size() != p.nl) sol.v_plus.resize(p.nl);
+  sol.trace.clear();
+  sol.message.clear();
+  sol.iterations = 0;
+  sol.residual = 0.0;
+  const auto t0 = std::chrono::steady_clock::now();
+  info->fn(p, s, w, ws, sol);
+  sol.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // v+ = D lambda + v_f (eq. 13), computed here once for every solver.
+  p.D.multiply(sol.lambda.data(), sol.v_plus.data());
+  sol.v_plus += p.v_f;
+  if (!sol.lambda.allFinite() || !sol.v_plus.allFinite()) {
+    sol.status = SolveStatus::Diverged;
+    if (sol.message.empty()) sol.message = "non-finite iterate";
+  }
+  return true;
+}
+
+}  // namespace moreau
