@@ -1,5 +1,7 @@
 #include "moreau/model/state.hpp"
 
+#include "moreau/math/so3.hpp"
+
 namespace moreau {
 
 State State::zeros(int nb) {
@@ -19,6 +21,13 @@ bool State::all_finite() const {
   for (const Vec6& x : u)
     if (!x.allFinite()) return false;
   return true;
+}
+
+void integrate_positions(State& s, const std::vector<Vec6>& u, double h) {
+  for (int i = 0; i < s.num_bodies(); ++i) {
+    s.r[i] += h * u[i].head<3>();
+    s.q[i] = integrate_rotation(s.q[i], u[i].tail<3>(), h);  // eq. 10b
+  }
 }
 
 double kinetic_energy(const Model& m, const State& s) {

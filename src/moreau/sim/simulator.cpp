@@ -17,13 +17,6 @@ bool parse_integrator(const std::string& s, Integrator* out) {
   return true;
 }
 
-void integrate_positions(State& s, const std::vector<Vec6>& u, double h) {
-  for (int i = 0; i < s.num_bodies(); ++i) {
-    s.r[i] += h * u[i].head<3>();
-    s.q[i] = integrate_rotation(s.q[i], u[i].tail<3>(), h);  // eq. 10b
-  }
-}
-
 Simulator::Simulator(const Model& model, SimSettings settings)
     : model_(&model), settings_(std::move(settings)), collision_(model), builder_(model) {
   twist_buf_.resize(model.num_bodies());

@@ -27,8 +27,6 @@ struct SimSettings {
   bool warm_start = true;      // reuse the previous step's impulses by persistent constraint id
 };
 
-// Positions update s [+] h u (eq. 10b): r += h v, q = Exp(h w) (x) q, quaternions renormalized.
-void integrate_positions(State& s, const std::vector<Vec6>& u, double h);
 
 class Simulator {
  public:

@@ -8,6 +8,7 @@ namespace moreau {
 namespace {
 struct DirectWorkspace : SolverWorkspace::Slot {
   MatX A;
+  VecX r;
   Eigen::LDLT<MatX> dense;
   std::vector<Eigen::Triplet<double>> triplets;
   Eigen::SparseMatrix<double> S;
@@ -41,7 +42,14 @@ void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, S
     w.A.diagonal().array() += eps;
     w.dense.compute(w.A);
     ok = w.dense.info() == Eigen::Success;
-    if (ok) sol.lambda = w.dense.solve(-p.v_f);
+    if (ok) {
+      sol.lambda = w.dense.solve(-p.v_f);
+      // Iterative refinement on D itself: removes the bias of the regularization on the range of D.
+      for (int k = 0; k < 3; ++k) {
+        w.r.noalias() = -p.v_f - (w.A * sol.lambda - eps * sol.lambda);
+        sol.lambda += w.dense.solve(w.r);
+      }
+    }
   } else {
     w.triplets.clear();
     for (int i = 0; i < p.num_blocks(); ++i)
@@ -55,7 +63,15 @@ void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, S
     w.S.setFromTriplets(w.triplets.begin(), w.triplets.end());
     w.sparse.compute(w.S);
     ok = w.sparse.info() == Eigen::Success;
-    if (ok) sol.lambda = w.sparse.solve(-p.v_f);
+    if (ok) {
+      sol.lambda = w.sparse.solve(-p.v_f);
+      for (int k = 0; k < 3; ++k) {
+        w.r.resize(p.nl);
+        p.D.multiply(sol.lambda.data(), w.r.data());
+        w.r = -p.v_f - w.r;
+        sol.lambda += w.sparse.solve(w.r);
+      }
+    }
   }
   if (!ok) {
     sol.status = SolveStatus::Failed;
