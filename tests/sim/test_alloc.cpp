@@ -14,20 +14,32 @@ std::atomic<bool> g_counting{false};
 }  // namespace
 
 void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (g_counting.load(std::memory_order_relaxed))
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();
 }
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void* operator new[](std::size_t n) {
+  return operator new(n);
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
 
 using namespace moreau;
 
 namespace {
-long allocations_in_steps(const std::string& scene, const std::string& solver, Integrator integ, int steps) {
+long allocations_in_steps(const std::string& scene, const std::string& solver, Integrator integ,
+                          int steps) {
   Result<Scene> sc = make_builtin_scene(scene);
   EXPECT_TRUE(sc) << sc.error().message();
   SimSettings st = sc->settings;
@@ -55,6 +67,7 @@ TEST(Allocation, SteadyStepAllocatesNothing) {
 
   for (const char* scene : {"fourbar-fixed", "chain", "nunchuk", "pendulum"}) {
     EXPECT_EQ(allocations_in_steps(scene, "pgs", Integrator::SemiImplicitEuler, 50), 0) << scene;
-    EXPECT_EQ(allocations_in_steps(scene, "pgs", Integrator::MoreauMidpoint, 50), 0) << scene << " (midpoint)";
+    EXPECT_EQ(allocations_in_steps(scene, "pgs", Integrator::MoreauMidpoint, 50), 0)
+        << scene << " (midpoint)";
   }
 }

@@ -65,7 +65,8 @@ TEST(Pendulum, SmallAmplitudePeriodMatchesPhysicalPendulum) {
   while (s.t < 6.0 * T) {
     ASSERT_TRUE(sim.step(s)) << sim.error();
     const double x = s.r[0].x();
-    if (prev_x < 0.0 && x >= 0.0) crossings.push_back(prev_t + (s.t - prev_t) * (-prev_x) / (x - prev_x));
+    if (prev_x < 0.0 && x >= 0.0)
+      crossings.push_back(prev_t + (s.t - prev_t) * (-prev_x) / (x - prev_x));
     prev_x = x;
     prev_t = s.t;
   }
@@ -143,7 +144,9 @@ TEST(Fourbar, FixedRankAndClosureUnderGravity) {
   EXPECT_LE(worst, 1e-6) << "closure error (inf-norm of f(s)) over 10 s";
   EXPECT_GT(swing, 0.05) << "the loop must actually move under gravity";
   RecordProperty("max_energy_drift_J", std::to_string(drift));
-  std::printf("fourbar-fixed 10 s: max closure error %.3e m, max energy drift %.3e J (E0 = %.3f J)\n", worst, drift, E0);
+  std::printf(
+      "fourbar-fixed 10 s: max closure error %.3e m, max energy drift %.3e J (E0 = %.3f J)\n",
+      worst, drift, E0);
 }
 
 TEST(Fourbar, FreeRank) {
@@ -209,7 +212,8 @@ TEST(Determinism, SameSceneSameBitsTwice) {
     const State a = run(name), b = run(name);
     for (int i = 0; i < a.num_bodies(); ++i) {
       EXPECT_EQ(0, std::memcmp(a.r[i].data(), b.r[i].data(), sizeof(Vec3))) << name;
-      EXPECT_EQ(0, std::memcmp(a.q[i].coeffs().data(), b.q[i].coeffs().data(), 4 * sizeof(double))) << name;
+      EXPECT_EQ(0, std::memcmp(a.q[i].coeffs().data(), b.q[i].coeffs().data(), 4 * sizeof(double)))
+          << name;
       EXPECT_EQ(0, std::memcmp(a.u[i].data(), b.u[i].data(), sizeof(Vec6))) << name;
     }
   }

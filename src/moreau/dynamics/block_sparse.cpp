@@ -21,9 +21,11 @@ void BlockSparse::begin(const int* sizes, int nbk) {
 
 void BlockSparse::push_entry(int i, int j) {
   assert(i + 1 >= static_cast<int>(row_start_.size()));
-  while (static_cast<int>(row_start_.size()) <= i) row_start_.push_back(static_cast<int>(col_.size()));
+  while (static_cast<int>(row_start_.size()) <= i)
+    row_start_.push_back(static_cast<int>(col_.size()));
   if (i == j) diag_[i] = static_cast<int>(col_.size());
-  const int start = value_start_.empty() ? 0 : value_start_.back() + size_[row_of_.back()] * size_[col_.back()];
+  const int start =
+      value_start_.empty() ? 0 : value_start_.back() + size_[row_of_.back()] * size_[col_.back()];
   col_.push_back(j);
   row_of_.push_back(i);
   value_start_.push_back(start);
@@ -31,8 +33,10 @@ void BlockSparse::push_entry(int i, int j) {
 
 void BlockSparse::finalize() {
   const int nbk = num_blocks();
-  while (static_cast<int>(row_start_.size()) <= nbk) row_start_.push_back(static_cast<int>(col_.size()));
-  const size_t total = value_start_.empty() ? 0 : value_start_.back() + size_[row_of_.back()] * size_[col_.back()];
+  while (static_cast<int>(row_start_.size()) <= nbk)
+    row_start_.push_back(static_cast<int>(col_.size()));
+  const size_t total =
+      value_start_.empty() ? 0 : value_start_.back() + size_[row_of_.back()] * size_[col_.back()];
   values_.assign(total, 0.0);
 }
 

@@ -10,8 +10,10 @@ namespace moreau {
 
 class BlockSparse {
  public:
-  using RowMajorMap = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
-  using RowMajorMapMut = Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+  using RowMajorMap =
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+  using RowMajorMapMut =
+      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
 
   int rows() const { return n_; }
   int num_blocks() const { return static_cast<int>(size_.size()); }

@@ -13,12 +13,18 @@ namespace moreau {
 namespace {
 constexpr double kPi = 3.14159265358979323846;
 
-double wrap_angle(double a) { return std::atan2(std::sin(a), std::cos(a)); }
+double wrap_angle(double a) {
+  return std::atan2(std::sin(a), std::cos(a));
+}
 
-bool is_angular_axis(int axis) { return axis >= 3; }
+bool is_angular_axis(int axis) {
+  return axis >= 3;
+}
 
 // Twist of body b (zero for the world).
-Vec6 twist(const State& s, int b) { return b >= 0 ? s.u[b] : Vec6::Zero(); }
+Vec6 twist(const State& s, int b) {
+  return b >= 0 ? s.u[b] : Vec6::Zero();
+}
 }  // namespace
 
 ProblemBuilder::ProblemBuilder(const Model& model) : model_(&model) {
@@ -47,7 +53,7 @@ void ProblemBuilder::add_forces(const State& s, double dt) {
   for (int i = 0; i < m.num_bodies(); ++i) {
     const Body& b = m.bodies()[i];
     const Mat3 R = s.q[i].toRotationMatrix();
-    const Mat3 I = R * b.inertia * R.transpose();           // eq. 58
+    const Mat3 I = R * b.inertia * R.transpose();  // eq. 58
     const Mat3 Iinv = R * b.inertia.inverse() * R.transpose();
     Mat6& M = p_.M[i];
     M.setZero();
@@ -59,7 +65,7 @@ void ProblemBuilder::add_forces(const State& s, double dt) {
     Mi.bottomRightCorner<3, 3>() = Iinv;
     const Vec3 w = s.u[i].tail<3>();
     p_.u_minus.segment<6>(6 * i) = s.u[i];
-    p_.h.segment<3>(6 * i) = b.mass * m.gravity();      // eq. 59
+    p_.h.segment<3>(6 * i) = b.mass * m.gravity();  // eq. 59
     p_.h.segment<3>(6 * i + 3) = -w.cross(I * w);
   }
   // Actuation and passive damping: h += J_a^T tau (eq. 64, 72), explicit forces.
@@ -78,15 +84,20 @@ void ProblemBuilder::add_forces(const State& s, double dt) {
       const double target = a.target + a.amplitude * std::sin(phase);
       const double target_rate = a.amplitude * 2.0 * kPi * a.frequency * std::cos(phase);
       switch (a.mode) {
-        case ActuationMode::Passive: break;
-        case ActuationMode::Force: tau += a.force + a.amplitude * std::sin(phase); break;
+        case ActuationMode::Passive:
+          break;
+        case ActuationMode::Force:
+          tau += a.force + a.amplitude * std::sin(phase);
+          break;
         case ActuationMode::Position: {
           double err = target - q;
           if (is_angular_axis(axis)) err = wrap_angle(err);
           tau += a.force + a.kp * err + a.kd * (target_rate - qd);
           break;
         }
-        case ActuationMode::Velocity: tau += a.force + a.kd * (target - qd); break;
+        case ActuationMode::Velocity:
+          tau += a.force + a.kd * (target - qd);
+          break;
       }
       if (a.mode != ActuationMode::Passive) tau = std::clamp(tau, -a.effort_limit, a.effort_limit);
       p_.h.segment<6>(6 * j.follower) += ax.Jf.row(axis).transpose() * tau;
@@ -94,7 +105,8 @@ void ProblemBuilder::add_forces(const State& s, double dt) {
     }
   }
   for (int i = 0; i < m.num_bodies(); ++i)
-    p_.u_free.segment<6>(6 * i) = p_.u_minus.segment<6>(6 * i) + dt * (p_.Minv[i] * p_.h.segment<6>(6 * i));
+    p_.u_free.segment<6>(6 * i) =
+        p_.u_minus.segment<6>(6 * i) + dt * (p_.Minv[i] * p_.h.segment<6>(6 * i));
 }
 
 // Joint rows: J from eq. 63, bias v_B = (beta/dt) f_j (eq. 89).
@@ -164,7 +176,8 @@ void ProblemBuilder::add_limit_blocks(const State& s, const DynamicsSettings& st
         b.source = jn;
         b.dof = k;
         fbuf_[p_.nl] = g;
-        bias_[p_.nl] = st.beta_limit / dt * std::min(0.0, g) + std::max(0.0, g / dt);  // eq. 90b + double-sided
+        bias_[p_.nl] = st.beta_limit / dt * std::min(0.0, g) +
+                       std::max(0.0, g / dt);  // eq. 90b + double-sided
         p_.nl += 1;
       }
     }
@@ -259,8 +272,8 @@ void ProblemBuilder::build_delassus(const DynamicsSettings& st) {
   if (p_.has_dense) p_.D.to_dense(p_.D_dense);
 }
 
-const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>& contacts, double dt,
-                                     const DynamicsSettings& st) {
+const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>& contacts,
+                                     double dt, const DynamicsSettings& st) {
   const Model& m = *model_;
   p_.dt = dt;
   for (int jn = 0; jn < m.num_joints(); ++jn) joint_axes(m.joints()[jn], s, axes_[jn]);
@@ -297,7 +310,8 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
   for (const ConstraintBlock& b : p_.blocks) {
     if (b.kind != RowKind::Contact || b.restitution <= 0.0) continue;
     const double vn = p_.v_minus[b.offset + 2];
-    if (vn < -st.restitution_threshold) p_.v_f[b.offset + 2] += b.restitution * vn;  // eq. 54-55, normal row only
+    if (vn < -st.restitution_threshold)
+      p_.v_f[b.offset + 2] += b.restitution * vn;  // eq. 54-55, normal row only
   }
   build_delassus(st);
   if (st.softening.enabled) apply_softening(p_, st.softening);

@@ -18,11 +18,12 @@ struct DynamicsSettings {
   // curvature term c = f(s [+] dt u_free) - f(s) - dt J u_free predicted with the free velocity, so
   // that f(s+) = (1 - beta) f(s) + O(dt^2 |u+ - u_free| |u|) instead of + O(dt^2 |u|^2).
   bool drift_compensation = true;
-  double penetration_margin = 0.0;      // delta of eq. 91a [m]: tolerated penetration
-  double limit_margin = 0.0;            // a limit row is created when g + dt min(0, gdot) <= margin
-  double restitution_threshold = 1e-3;  // Newton restitution only for approach faster than this [m/s]
-  int dense_limit = 256;                // also build D dense when nl <= this
-  SofteningSettings softening;          // MuJoCo-style impedance (eq. 103-113), off by default
+  double penetration_margin = 0.0;  // delta of eq. 91a [m]: tolerated penetration
+  double limit_margin = 0.0;        // a limit row is created when g + dt min(0, gdot) <= margin
+  double restitution_threshold =
+      1e-3;                     // Newton restitution only for approach faster than this [m/s]
+  int dense_limit = 256;        // also build D dense when nl <= this
+  SofteningSettings softening;  // MuJoCo-style impedance (eq. 103-113), off by default
 };
 
 class ProblemBuilder {
@@ -30,7 +31,8 @@ class ProblemBuilder {
   explicit ProblemBuilder(const Model& model);
   // Builds the Problem at state s (time s.t, used by scripted actuators). The reference stays
   // valid until the next build. Allocates only when the problem grows.
-  const Problem& build(const State& s, const std::vector<Contact>& contacts, double dt, const DynamicsSettings& settings);
+  const Problem& build(const State& s, const std::vector<Contact>& contacts, double dt,
+                       const DynamicsSettings& settings);
   const Problem& problem() const { return p_; }
   const std::vector<JointAxes>& joint_axes_cache() const { return axes_; }
 
@@ -38,15 +40,16 @@ class ProblemBuilder {
   void add_forces(const State& s, double dt);
   void add_joint_blocks(const State& s, const DynamicsSettings& st, double dt);
   void add_limit_blocks(const State& s, const DynamicsSettings& st, double dt);
-  void add_contact_blocks(const State& s, const std::vector<Contact>& c, const DynamicsSettings& st, double dt);
+  void add_contact_blocks(const State& s, const std::vector<Contact>& c, const DynamicsSettings& st,
+                          double dt);
   void build_delassus(const DynamicsSettings& st);
 
   const Model* model_;
   Problem p_;
   std::vector<JointAxes> axes_;
   JointAxes pred_axes_;
-  State pred_;                 // s [+] dt u_free, for drift compensation
-  std::vector<Vec6> u_free_;  // u_free per body
+  State pred_;                       // s [+] dt u_free, for drift compensation
+  std::vector<Vec6> u_free_;         // u_free per body
   std::vector<double> bias_, fbuf_;  // v_B + E v^- per row, before it is added to J u_free
   std::vector<std::vector<std::pair<int, int>>> incidence_;  // per body: (block, slot)
   std::vector<int> sizes_, cols_, mark_;

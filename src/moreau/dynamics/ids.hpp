@@ -4,10 +4,13 @@
 
 namespace moreau {
 
-inline uint64_t joint_block_id(int joint) { return (uint64_t{0} << 62) | static_cast<uint64_t>(joint); }
+inline uint64_t joint_block_id(int joint) {
+  return (uint64_t{0} << 62) | static_cast<uint64_t>(joint);
+}
 // side: 0 lower, 1 upper
 inline uint64_t limit_block_id(int joint, int dof, int side) {
-  return (uint64_t{1} << 62) | (static_cast<uint64_t>(joint) << 8) | (static_cast<uint64_t>(dof) << 1) | side;
+  return (uint64_t{1} << 62) | (static_cast<uint64_t>(joint) << 8) |
+         (static_cast<uint64_t>(dof) << 1) | side;
 }
 inline uint64_t contact_block_id(uint64_t contact_id) {
   return (uint64_t{2} << 62) | (contact_id & ((uint64_t{1} << 62) - 1));

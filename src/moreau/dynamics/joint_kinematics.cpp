@@ -13,14 +13,30 @@ void joint_axis_sets(JointType t, std::array<int, 6>& c, int& m, std::array<int,
     for (int x : l) a[n++] = x;
   };
   switch (t) {
-    case JointType::Free: set(c, m, {}), set(f, d, {0, 1, 2, 3, 4, 5}); break;
-    case JointType::Revolute: set(c, m, {0, 1, 2, 4, 5}), set(f, d, {3}); break;
-    case JointType::Prismatic: set(c, m, {1, 2, 3, 4, 5}), set(f, d, {0}); break;
-    case JointType::Cylindrical: set(c, m, {1, 2, 4, 5}), set(f, d, {0, 3}); break;
-    case JointType::Universal: set(c, m, {0, 1, 2, 5}), set(f, d, {3, 4}); break;
-    case JointType::Spherical: set(c, m, {0, 1, 2}), set(f, d, {3, 4, 5}); break;
-    case JointType::Cartesian: set(c, m, {3, 4, 5}), set(f, d, {0, 1, 2}); break;
-    case JointType::Fixed: set(c, m, {0, 1, 2, 3, 4, 5}), set(f, d, {}); break;
+    case JointType::Free:
+      set(c, m, {}), set(f, d, {0, 1, 2, 3, 4, 5});
+      break;
+    case JointType::Revolute:
+      set(c, m, {0, 1, 2, 4, 5}), set(f, d, {3});
+      break;
+    case JointType::Prismatic:
+      set(c, m, {1, 2, 3, 4, 5}), set(f, d, {0});
+      break;
+    case JointType::Cylindrical:
+      set(c, m, {1, 2, 4, 5}), set(f, d, {0, 3});
+      break;
+    case JointType::Universal:
+      set(c, m, {0, 1, 2, 5}), set(f, d, {3, 4});
+      break;
+    case JointType::Spherical:
+      set(c, m, {0, 1, 2}), set(f, d, {3, 4, 5});
+      break;
+    case JointType::Cartesian:
+      set(c, m, {3, 4, 5}), set(f, d, {0, 1, 2});
+      break;
+    case JointType::Fixed:
+      set(c, m, {0, 1, 2, 3, 4, 5}), set(f, d, {});
+      break;
   }
 }
 
@@ -28,7 +44,9 @@ Pose joint_base_frame(const Joint& j, const State& s) {
   return j.base >= 0 ? s.pose(j.base) * j.frame_base : j.frame_base;
 }
 
-Pose joint_follower_frame(const Joint& j, const State& s) { return s.pose(j.follower) * j.frame_follower; }
+Pose joint_follower_frame(const Joint& j, const State& s) {
+  return s.pose(j.follower) * j.frame_follower;
+}
 
 void joint_axes(const Joint& j, const State& s, JointAxes& out) {
   joint_axis_sets(j.type, out.constrained, out.m, out.dof, out.d);

@@ -11,15 +11,16 @@ namespace moreau {
 struct JointAxes {
   // Row k = axis k: velocity of axis k = Jf.row(k) u_follower + Jb.row(k) u_base.
   Eigen::Matrix<double, 6, 6, Eigen::RowMajor> Jf, Jb;
-  Vec6 value;  // constrained axis: f (m or rad); DoF axis: q (m or rad)
+  Vec6 value;                        // constrained axis: f (m or rad); DoF axis: q (m or rad)
   std::array<int, 6> constrained{};  // axes constrained, first m entries
   std::array<int, 6> dof{};          // axes free (DoF order), first d entries
   int m = 0, d = 0;
-  Vec3 anchor = Vec3::Zero();        // follower anchor in world (the joint position r_j)
+  Vec3 anchor = Vec3::Zero();  // follower anchor in world (the joint position r_j)
 };
 
 // Which axes a type constrains and which it leaves free (selection S_c / S_a of eq. 23).
-void joint_axis_sets(JointType t, std::array<int, 6>& constrained, int& m, std::array<int, 6>& dof, int& d);
+void joint_axis_sets(JointType t, std::array<int, 6>& constrained, int& m, std::array<int, 6>& dof,
+                     int& d);
 
 // Fills `out` for joint j at state s. Exact time derivative for translational rows; rotational
 // rows are exact on the constraint manifold (see docs/dynamics.md).

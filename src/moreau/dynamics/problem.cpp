@@ -6,9 +6,12 @@ namespace moreau {
 
 const char* row_kind_name(RowKind k) {
   switch (k) {
-    case RowKind::Joint: return "joint";
-    case RowKind::Limit: return "limit";
-    case RowKind::Contact: return "contact";
+    case RowKind::Joint:
+      return "joint";
+    case RowKind::Limit:
+      return "limit";
+    case RowKind::Contact:
+      return "contact";
   }
   return "?";
 }
@@ -39,7 +42,8 @@ void Problem::apply_JT_add(const VecX& lam, VecX& out) const {
   for (const ConstraintBlock& b : blocks)
     for (int s = 0; s < 2; ++s)
       if (b.body[s] >= 0)
-        out.segment<6>(6 * b.body[s]).noalias() += b.J[s].topRows(b.size).transpose() * lam.segment(b.offset, b.size);
+        out.segment<6>(6 * b.body[s]).noalias() +=
+            b.J[s].topRows(b.size).transpose() * lam.segment(b.offset, b.size);
 }
 
 void Problem::velocity_from_impulse(const VecX& lambda, VecX& u_plus) const {
@@ -53,22 +57,31 @@ void Problem::velocity_from_impulse(const VecX& lambda, VecX& u_plus) const {
 }
 
 std::string Problem::validate() const {
-  if (nl < 0 || v_f.size() != nl) return "v_f has " + std::to_string(v_f.size()) + " entries, expected nl = " + std::to_string(nl);
-  if (D.rows() != nl) return "D has " + std::to_string(D.rows()) + " rows, expected nl = " + std::to_string(nl);
+  if (nl < 0 || v_f.size() != nl)
+    return "v_f has " + std::to_string(v_f.size()) +
+           " entries, expected nl = " + std::to_string(nl);
+  if (D.rows() != nl)
+    return "D has " + std::to_string(D.rows()) + " rows, expected nl = " + std::to_string(nl);
   int rows = 0;
   for (size_t i = 0; i < blocks.size(); ++i) {
     const ConstraintBlock& b = blocks[i];
-    if (b.offset != rows) return "block " + std::to_string(i) + " starts at row " + std::to_string(b.offset) + ", expected " + std::to_string(rows);
+    if (b.offset != rows)
+      return "block " + std::to_string(i) + " starts at row " + std::to_string(b.offset) +
+             ", expected " + std::to_string(rows);
     if (b.cone == ConeKind::Coulomb && (b.size != 3 || !std::isfinite(b.mu) || b.mu < 0.0))
-      return "contact block " + std::to_string(i) + ": expected 3 rows and a finite friction coefficient >= 0";
-    if (b.cone == ConeKind::Orthant && b.size != 1) return "limit block " + std::to_string(i) + ": expected 1 row";
+      return "contact block " + std::to_string(i) +
+             ": expected 3 rows and a finite friction coefficient >= 0";
+    if (b.cone == ConeKind::Orthant && b.size != 1)
+      return "limit block " + std::to_string(i) + ": expected 1 row";
     rows += b.size;
   }
-  if (rows != nl) return "blocks cover " + std::to_string(rows) + " rows, expected nl = " + std::to_string(nl);
+  if (rows != nl)
+    return "blocks cover " + std::to_string(rows) + " rows, expected nl = " + std::to_string(nl);
   if (!v_f.allFinite()) return "v_f has non-finite entries";
   for (int e = 0; e < D.nnz_blocks(); ++e)
     if (!D.entry(e).allFinite()) return "D has non-finite entries";
-  if (R.size() != 0 && (R.size() != nl || !R.allFinite())) return "R must be empty or nl finite entries";
+  if (R.size() != 0 && (R.size() != nl || !R.allFinite()))
+    return "R must be empty or nl finite entries";
   return {};
 }
 

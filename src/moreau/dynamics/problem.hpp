@@ -23,10 +23,10 @@ using JacobianBlock = Eigen::Matrix<double, 6, 6, Eigen::RowMajor>;
 struct ConstraintBlock {
   RowKind kind = RowKind::Joint;
   ConeKind cone = ConeKind::Free;
-  int offset = 0;  // first row in lambda / v
-  int size = 0;    // rows: m_j (joint), 1 (limit), 3 (contact)
-  int body[2] = {-1, -1};  // bodies with non-zero Jacobian blocks; -1 = none (world)
-  JacobianBlock J[2];      // J rows for body[0], body[1]
+  int offset = 0;            // first row in lambda / v
+  int size = 0;              // rows: m_j (joint), 1 (limit), 3 (contact)
+  int body[2] = {-1, -1};    // bodies with non-zero Jacobian blocks; -1 = none (world)
+  JacobianBlock J[2];        // J rows for body[0], body[1]
   double mu = 0.0;           // contacts: friction coefficient
   double restitution = 0.0;  // contacts: Newton restitution
   uint64_t id = 0;           // persistent id (warm start): see dynamics/ids.hpp
@@ -37,7 +37,7 @@ struct ConstraintBlock {
 struct Problem {
   double dt = 0.0;  // time step [s]
   int num_bodies = 0;
-  int nl = 0;       // total rows n_lambda
+  int nl = 0;                           // total rows n_lambda
   std::vector<ConstraintBlock> blocks;  // joints, then limits, then contacts (eq. 67)
 
   // Primal view (block-diagonal in bodies).
@@ -48,14 +48,14 @@ struct Problem {
   VecX u_free;             // u^- + dt M^-1 h, 6 nb
 
   // Dual view.
-  BlockSparse D;           // Delassus J M^-1 J^T (eq. 11)
-  MatX D_dense;            // the same, dense; filled only when has_dense
+  BlockSparse D;  // Delassus J M^-1 J^T (eq. 11)
+  MatX D_dense;   // the same, dense; filled only when has_dense
   bool has_dense = false;
-  VecX v_f;                // free velocity J u_free + E v^- + v_B (eq. 94), nl
-  VecX v_minus;            // J u^-, nl (restitution, metrics)
-  VecX f;                  // configuration residual per row: f_J, g_L, gap (eq. 84), nl
-  VecX R;                  // softening compliance diag (eq. 106); empty = hard constraints
-  VecX v_r;                // softening regulation bias (eq. 106), folded into v_f; empty if none
+  VecX v_f;      // free velocity J u_free + E v^- + v_B (eq. 94), nl
+  VecX v_minus;  // J u^-, nl (restitution, metrics)
+  VecX f;        // configuration residual per row: f_J, g_L, gap (eq. 84), nl
+  VecX R;        // softening compliance diag (eq. 106); empty = hard constraints
+  VecX v_r;      // softening regulation bias (eq. 106), folded into v_f; empty if none
 
   int num_blocks() const { return static_cast<int>(blocks.size()); }
   int count(RowKind k) const;

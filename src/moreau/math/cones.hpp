@@ -8,7 +8,9 @@
 namespace moreau {
 
 // P_{R+}(x) = max(0, x)   (eq. 147)
-inline double project_orthant(double x) { return x > 0.0 ? x : 0.0; }
+inline double project_orthant(double x) {
+  return x > 0.0 ? x : 0.0;
+}
 
 // P_{D(r)}(x): the disk of radius r >= 0 in the tangent plane   (eq. 148)
 inline Eigen::Vector2d project_disk(const Eigen::Vector2d& x, double r) {
@@ -24,7 +26,9 @@ Vec3 project_coulomb(const Vec3& x, double mu);
 Vec3 project_dual_coulomb(const Vec3& x, double mu);
 
 // Polar cone K° = -K*: P_{K°}(x) = x - P_K(x) (Moreau decomposition).
-inline Vec3 project_polar_coulomb(const Vec3& x, double mu) { return x - project_coulomb(x, mu); }
+inline Vec3 project_polar_coulomb(const Vec3& x, double mu) {
+  return x - project_coulomb(x, mu);
+}
 
 inline bool in_coulomb(const Vec3& x, double mu, double tol) {
   return x[2] >= -tol && std::hypot(x[0], x[1]) <= mu * x[2] + tol;
@@ -34,6 +38,8 @@ inline bool in_dual_coulomb(const Vec3& x, double mu, double tol) {
 }
 
 // Gamma(v) = [0, 0, mu |v_T|]   (eq. 50, De Saxce correction)
-inline Vec3 de_saxce(const Vec3& v, double mu) { return {0.0, 0.0, mu * std::hypot(v[0], v[1])}; }
+inline Vec3 de_saxce(const Vec3& v, double mu) {
+  return {0.0, 0.0, mu * std::hypot(v[0], v[1])};
+}
 
 }  // namespace moreau

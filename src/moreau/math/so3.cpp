@@ -33,9 +33,13 @@ Vec3 quat_log(const Quat& q_in) {
   return k * v;
 }
 
-Mat3 so3_exp(const Vec3& w) { return quat_exp(w).toRotationMatrix(); }
+Mat3 so3_exp(const Vec3& w) {
+  return quat_exp(w).toRotationMatrix();
+}
 
-Vec3 so3_log(const Mat3& R) { return quat_log(Quat(R)); }
+Vec3 so3_log(const Mat3& R) {
+  return quat_log(Quat(R));
+}
 
 bool is_unit_quaternion(const Quat& q, double tol) {
   if (!q.coeffs().allFinite()) return false;
@@ -44,7 +48,8 @@ bool is_unit_quaternion(const Quat& q, double tol) {
 
 Mat3 frame_from_normal(const Vec3& n) {
   // Pick the world axis least aligned with n to build t; deterministic and well conditioned.
-  Vec3 a = std::abs(n.x()) < 0.57735 ? Vec3::UnitX() : (std::abs(n.y()) < 0.57735 ? Vec3::UnitY() : Vec3::UnitZ());
+  Vec3 a = std::abs(n.x()) < 0.57735 ? Vec3::UnitX()
+                                     : (std::abs(n.y()) < 0.57735 ? Vec3::UnitY() : Vec3::UnitZ());
   Vec3 t = (a - n * n.dot(a)).normalized();
   Vec3 o = n.cross(t);
   Mat3 C;

@@ -38,13 +38,13 @@ struct Geometry {
   std::string name;
   int body = -1;  // -1: attached to the world
   ShapeType type = ShapeType::Sphere;
-  Pose pose;      // geometry frame in the body (CoM) frame, or in the world
+  Pose pose;  // geometry frame in the body (CoM) frame, or in the world
   double radius = 0.0;
   double half_length = 0.0;
   Vec3 half_extents = Vec3::Zero();
   std::shared_ptr<const MeshData> mesh;
   Material material;
-  uint32_t group = 1;        // collision group bits
+  uint32_t group = 1;           // collision group bits
   uint32_t mask = 0xffffffffu;  // collides with geometries whose group & mask != 0 (both ways)
 };
 

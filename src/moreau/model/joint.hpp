@@ -11,14 +11,25 @@ namespace moreau {
 
 // The joint frame has the DoF axis along its x (revolute, prismatic, cylindrical) or x then the
 // follower's y (universal). See docs/scene-format.md for the per-type table.
-enum class JointType : uint8_t { Free, Revolute, Prismatic, Cylindrical, Universal, Spherical, Cartesian, Fixed };
+enum class JointType : uint8_t {
+  Free,
+  Revolute,
+  Prismatic,
+  Cylindrical,
+  Universal,
+  Spherical,
+  Cartesian,
+  Fixed
+};
 
 inline constexpr int kNumJointTypes = 8;
 const char* joint_type_name(JointType t);
 bool parse_joint_type(const std::string& s, JointType* out);
 // Number of constraint rows m_j and of DoFs d_j = 6 - m_j.
 int joint_constraint_rows(JointType t);
-inline int joint_dofs(JointType t) { return 6 - joint_constraint_rows(t); }
+inline int joint_dofs(JointType t) {
+  return 6 - joint_constraint_rows(t);
+}
 
 enum class ActuationMode : uint8_t {
   Passive,   // no actuation force
@@ -34,13 +45,13 @@ const char* actuation_mode_name(ActuationMode m);
 // tau(t) = force + amplitude sin(2 pi frequency t + phase)).
 struct DofActuator {
   ActuationMode mode = ActuationMode::Passive;
-  double force = 0.0;            // N or N m (Force mode, also a feed-forward in servo modes)
-  double kp = 0.0;               // N/m or N m/rad
-  double kd = 0.0;               // N s/m or N m s/rad
-  double target = 0.0;           // m or rad (Position) or m/s, rad/s (Velocity)
-  double amplitude = 0.0;        // scripted sinusoid around target
-  double frequency = 0.0;        // Hz
-  double phase = 0.0;            // rad
+  double force = 0.0;      // N or N m (Force mode, also a feed-forward in servo modes)
+  double kp = 0.0;         // N/m or N m/rad
+  double kd = 0.0;         // N s/m or N m s/rad
+  double target = 0.0;     // m or rad (Position) or m/s, rad/s (Velocity)
+  double amplitude = 0.0;  // scripted sinusoid around target
+  double frequency = 0.0;  // Hz
+  double phase = 0.0;      // rad
   double effort_limit = std::numeric_limits<double>::infinity();  // |tau| clamp
 };
 
@@ -48,14 +59,17 @@ struct DofActuator {
 struct DofLimit {
   double lower = -std::numeric_limits<double>::infinity();
   double upper = std::numeric_limits<double>::infinity();
-  bool enabled() const { return lower > -std::numeric_limits<double>::infinity() || upper < std::numeric_limits<double>::infinity(); }
+  bool enabled() const {
+    return lower > -std::numeric_limits<double>::infinity() ||
+           upper < std::numeric_limits<double>::infinity();
+  }
 };
 
 struct Joint {
   std::string name;
   JointType type = JointType::Revolute;
-  int base = -1;      // body index, -1 = world (unary joint)
-  int follower = 0;   // body index
+  int base = -1;        // body index, -1 = world (unary joint)
+  int follower = 0;     // body index
   Pose frame_base;      // joint frame in the base body's CoM frame (world frame if unary)
   Pose frame_follower;  // joint frame in the follower's CoM frame
   std::array<DofLimit, 6> limits{};        // indexed by DoF 0..d_j-1

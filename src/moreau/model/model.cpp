@@ -17,7 +17,9 @@ std::string fmt(double x) {
   os << x;
   return os.str();
 }
-bool finite3(const Vec3& v) { return v.allFinite(); }
+bool finite3(const Vec3& v) {
+  return v.allFinite();
+}
 }  // namespace
 
 int Model::body_index(const std::string& name) const {
@@ -51,7 +53,8 @@ double Model::total_mass() const {
 std::optional<Error> validate_body(const Body& b, const std::string& element) {
   if (!std::isfinite(b.mass) || b.mass <= 0.0)
     return Error{"", 0, element + " mass", "a finite mass > 0", fmt(b.mass)};
-  if (!b.inertia.allFinite()) return Error{"", 0, element + " inertia", "finite entries", "non-finite"};
+  if (!b.inertia.allFinite())
+    return Error{"", 0, element + " inertia", "finite entries", "non-finite"};
   const double asym = (b.inertia - b.inertia.transpose()).cwiseAbs().maxCoeff();
   if (asym > 1e-9 * std::max(1.0, b.inertia.cwiseAbs().maxCoeff()))
     return Error{"", 0, element + " inertia", "a symmetric matrix", "asymmetry " + fmt(asym)};
@@ -62,7 +65,8 @@ std::optional<Error> validate_body(const Body& b, const std::string& element) {
                  "eigenvalues " + fmt(ev[0]) + ", " + fmt(ev[1]) + ", " + fmt(ev[2])};
   // Principal moments of a real body satisfy the triangle inequality I1 + I2 >= I3.
   if (ev[0] + ev[1] < ev[2] * (1.0 - 1e-9))
-    return Error{"", 0, element + " inertia", "principal moments satisfying the triangle inequality",
+    return Error{"", 0, element + " inertia",
+                 "principal moments satisfying the triangle inequality",
                  fmt(ev[0]) + " + " + fmt(ev[1]) + " < " + fmt(ev[2])};
   return std::nullopt;
 }
@@ -70,15 +74,18 @@ std::optional<Error> validate_body(const Body& b, const std::string& element) {
 static std::optional<Error> validate_pose(const Pose& p, const std::string& element) {
   if (!finite3(p.p)) return Error{"", 0, element + " position", "finite numbers", "non-finite"};
   if (!is_unit_quaternion(p.q, 1e-6))
-    return Error{"", 0, element + " quaternion", "a finite unit quaternion (w, x, y, z)", "norm " + fmt(p.q.norm())};
+    return Error{"", 0, element + " quaternion", "a finite unit quaternion (w, x, y, z)",
+                 "norm " + fmt(p.q.norm())};
   return std::nullopt;
 }
 
 std::optional<Error> validate_joint(const Joint& j, int nb, const std::string& element) {
   if (j.follower < 0 || j.follower >= nb)
     return Error{"", 0, element + " follower", "an existing body", std::to_string(j.follower)};
-  if (j.base < -1 || j.base >= nb) return Error{"", 0, element + " base", "an existing body or the world", std::to_string(j.base)};
-  if (j.base == j.follower) return Error{"", 0, element, "base != follower", "both are body " + std::to_string(j.base)};
+  if (j.base < -1 || j.base >= nb)
+    return Error{"", 0, element + " base", "an existing body or the world", std::to_string(j.base)};
+  if (j.base == j.follower)
+    return Error{"", 0, element, "base != follower", "both are body " + std::to_string(j.base)};
   if (auto e = validate_pose(j.frame_base, element + " base frame")) return e;
   if (auto e = validate_pose(j.frame_follower, element + " follower frame")) return e;
   for (int k = 0; k < j.dofs(); ++k) {
@@ -90,28 +97,34 @@ std::optional<Error> validate_joint(const Joint& j, int nb, const std::string& e
                    fmt(l.lower) + " > " + fmt(l.upper)};
     const DofActuator& a = j.actuators[k];
     if (!std::isfinite(a.kp) || !std::isfinite(a.kd) || a.kp < 0.0 || a.kd < 0.0)
-      return Error{"", 0, element + " actuator[" + std::to_string(k) + "]", "finite gains kp, kd >= 0",
-                   fmt(a.kp) + ", " + fmt(a.kd)};
+      return Error{"", 0, element + " actuator[" + std::to_string(k) + "]",
+                   "finite gains kp, kd >= 0", fmt(a.kp) + ", " + fmt(a.kd)};
     if (!std::isfinite(a.force) || !std::isfinite(a.target) || !std::isfinite(a.amplitude) ||
         !std::isfinite(a.frequency) || !std::isfinite(a.phase))
-      return Error{"", 0, element + " actuator[" + std::to_string(k) + "]", "finite numbers", "non-finite"};
+      return Error{"", 0, element + " actuator[" + std::to_string(k) + "]", "finite numbers",
+                   "non-finite"};
     if (!(a.effort_limit > 0.0))
-      return Error{"", 0, element + " actuator[" + std::to_string(k) + "] effort_limit", "> 0", fmt(a.effort_limit)};
+      return Error{"", 0, element + " actuator[" + std::to_string(k) + "] effort_limit", "> 0",
+                   fmt(a.effort_limit)};
     if (!std::isfinite(j.damping[k]) || j.damping[k] < 0.0)
-      return Error{"", 0, element + " damping[" + std::to_string(k) + "]", "a finite number >= 0", fmt(j.damping[k])};
+      return Error{"", 0, element + " damping[" + std::to_string(k) + "]", "a finite number >= 0",
+                   fmt(j.damping[k])};
   }
   return std::nullopt;
 }
 
 std::optional<Error> validate_geometry(const Geometry& g, int nb, const std::string& element) {
-  if (g.body < -1 || g.body >= nb) return Error{"", 0, element + " body", "an existing body or the world", std::to_string(g.body)};
+  if (g.body < -1 || g.body >= nb)
+    return Error{"", 0, element + " body", "an existing body or the world", std::to_string(g.body)};
   if (auto e = validate_pose(g.pose, element + " pose")) return e;
   auto positive = [&](double x, const char* what) -> std::optional<Error> {
-    if (!std::isfinite(x) || x <= 0.0) return Error{"", 0, element + " " + what, "a finite number > 0", fmt(x)};
+    if (!std::isfinite(x) || x <= 0.0)
+      return Error{"", 0, element + " " + what, "a finite number > 0", fmt(x)};
     return std::nullopt;
   };
   switch (g.type) {
-    case ShapeType::Plane: break;
+    case ShapeType::Plane:
+      break;
     case ShapeType::Sphere:
       if (auto e = positive(g.radius, "radius")) return e;
       break;
@@ -127,13 +140,15 @@ std::optional<Error> validate_geometry(const Geometry& g, int nb, const std::str
       break;
     case ShapeType::ConvexMesh:
     case ShapeType::TriangleMesh:
-      if (!g.mesh || g.mesh->vertices.empty()) return Error{"", 0, element + " mesh", "a mesh with vertices", "an empty mesh"};
+      if (!g.mesh || g.mesh->vertices.empty())
+        return Error{"", 0, element + " mesh", "a mesh with vertices", "an empty mesh"};
       break;
   }
   if (!std::isfinite(g.material.friction) || g.material.friction < 0.0)
     return Error{"", 0, element + " friction", "a finite number >= 0", fmt(g.material.friction)};
   if (!(g.material.restitution >= 0.0 && g.material.restitution <= 1.0))
-    return Error{"", 0, element + " restitution", "a number in [0, 1]", fmt(g.material.restitution)};
+    return Error{"", 0, element + " restitution", "a number in [0, 1]",
+                 fmt(g.material.restitution)};
   return std::nullopt;
 }
 

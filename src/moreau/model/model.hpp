@@ -12,8 +12,8 @@ namespace moreau {
 
 struct Body {
   std::string name;
-  double mass = 1.0;                     // kg, > 0
-  Mat3 inertia = Mat3::Identity();       // kg m^2, about the CoM, in the body frame (SPD)
+  double mass = 1.0;                // kg, > 0
+  Mat3 inertia = Mat3::Identity();  // kg m^2, about the CoM, in the body frame (SPD)
   // The body frame IS the centre-of-mass frame: state positions are CoM positions.
 };
 
@@ -70,6 +70,7 @@ class ModelBuilder {
 // Validation used by build() and by loaders (which want the element before building).
 std::optional<Error> validate_body(const Body& b, const std::string& element);
 std::optional<Error> validate_joint(const Joint& j, int num_bodies, const std::string& element);
-std::optional<Error> validate_geometry(const Geometry& g, int num_bodies, const std::string& element);
+std::optional<Error> validate_geometry(const Geometry& g, int num_bodies,
+                                       const std::string& element);
 
 }  // namespace moreau

@@ -36,7 +36,8 @@ double kinetic_energy(const Model& m, const State& s) {
     const Body& b = m.bodies()[i];
     const Mat3 R = s.q[i].toRotationMatrix();
     const Vec3 w = s.u[i].tail<3>();
-    e += 0.5 * b.mass * s.u[i].head<3>().squaredNorm() + 0.5 * w.dot(R * b.inertia * R.transpose() * w);
+    e += 0.5 * b.mass * s.u[i].head<3>().squaredNorm() +
+         0.5 * w.dot(R * b.inertia * R.transpose() * w);
   }
   return e;
 }

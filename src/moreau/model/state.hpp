@@ -27,7 +27,9 @@ void integrate_positions(State& s, const std::vector<Vec6>& u, double h);
 // Kinetic energy sum 1/2 u^T M u plus gravitational potential -m g.r  [J].
 double kinetic_energy(const Model& m, const State& s);
 double potential_energy(const Model& m, const State& s);
-inline double total_energy(const Model& m, const State& s) { return kinetic_energy(m, s) + potential_energy(m, s); }
+inline double total_energy(const Model& m, const State& s) {
+  return kinetic_energy(m, s) + potential_energy(m, s);
+}
 // World angular momentum about the origin and linear momentum.
 Vec3 angular_momentum(const Model& m, const State& s);
 Vec3 linear_momentum(const Model& m, const State& s);

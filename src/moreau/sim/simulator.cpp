@@ -11,9 +11,12 @@ const char* integrator_name(Integrator i) {
 }
 
 bool parse_integrator(const std::string& s, Integrator* out) {
-  if (s == "semi-implicit-euler" || s == "euler") *out = Integrator::SemiImplicitEuler;
-  else if (s == "moreau-midpoint" || s == "midpoint") *out = Integrator::MoreauMidpoint;
-  else return false;
+  if (s == "semi-implicit-euler" || s == "euler")
+    *out = Integrator::SemiImplicitEuler;
+  else if (s == "moreau-midpoint" || s == "midpoint")
+    *out = Integrator::MoreauMidpoint;
+  else
+    return false;
   return true;
 }
 
@@ -69,7 +72,8 @@ bool Simulator::step(State& s) {
   contacts_ = &collision_.detect(*at, settings_.collision);
   const Problem& p = builder_.build(*at, *contacts_, h, settings_.dynamics);
   if (!p.v_f.allFinite()) {
-    error_ = "non-finite free velocity at t = " + std::to_string(s.t) + " s (state or forces contain NaN/Inf)";
+    error_ = "non-finite free velocity at t = " + std::to_string(s.t) +
+             " s (state or forces contain NaN/Inf)";
     return false;
   }
   make_warm_start(p);
@@ -78,8 +82,9 @@ bool Simulator::step(State& s) {
     return false;
   }
   if (solution_.status == SolveStatus::Diverged || solution_.status == SolveStatus::Failed) {
-    error_ = std::string("solver '") + settings_.solver + "' " + status_name(solution_.status) + " at t = " +
-             std::to_string(s.t) + " s" + (solution_.message.empty() ? "" : ": " + solution_.message);
+    error_ = std::string("solver '") + settings_.solver + "' " + status_name(solution_.status) +
+             " at t = " + std::to_string(s.t) + " s" +
+             (solution_.message.empty() ? "" : ": " + solution_.message);
     return false;
   }
   remember_solution(p);

@@ -24,9 +24,8 @@ struct SimSettings {
   Integrator integrator = Integrator::SemiImplicitEuler;
   DynamicsSettings dynamics;
   CollisionSettings collision;
-  bool warm_start = true;      // reuse the previous step's impulses by persistent constraint id
+  bool warm_start = true;  // reuse the previous step's impulses by persistent constraint id
 };
-
 
 class Simulator {
  public:

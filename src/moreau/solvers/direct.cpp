@@ -16,13 +16,14 @@ struct DirectWorkspace : SolverWorkspace::Slot {
 };
 }  // namespace
 
-void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, SolverWorkspace& ws, Solution& sol) {
+void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, SolverWorkspace& ws,
+                  Solution& sol) {
   for (const ConstraintBlock& b : p.blocks)
     if (b.cone != ConeKind::Free) {
       sol.status = SolveStatus::Failed;
       sol.lambda.setZero();
-      sol.message = std::string("'direct' solves bilateral rows only; this problem has ") + row_kind_name(b.kind) +
-                    " rows (use an NCP solver such as 'pgs')";
+      sol.message = std::string("'direct' solves bilateral rows only; this problem has ") +
+                    row_kind_name(b.kind) + " rows (use an NCP solver such as 'pgs')";
       return;
     }
   sol.iterations = 1;
@@ -33,12 +34,15 @@ void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, S
   auto& w = ws.get<DirectWorkspace>("direct");
   const double rel = s.param("regularization", 1e-10);
   double dmax = 0.0;
-  for (int i = 0; i < p.num_blocks(); ++i) dmax = std::max(dmax, p.D.diagonal(i).diagonal().maxCoeff());
+  for (int i = 0; i < p.num_blocks(); ++i)
+    dmax = std::max(dmax, p.D.diagonal(i).diagonal().maxCoeff());
   const double eps = rel * std::max(dmax, 1e-300);
   bool ok;
   if (p.nl <= 512) {
-    if (p.has_dense) w.A = p.D_dense;
-    else p.D.to_dense(w.A);
+    if (p.has_dense)
+      w.A = p.D_dense;
+    else
+      p.D.to_dense(w.A);
     w.A.diagonal().array() += eps;
     w.dense.compute(w.A);
     ok = w.dense.info() == Eigen::Success;
@@ -57,7 +61,8 @@ void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, S
         const auto B = p.D.entry(e);
         const int r0 = p.D.block_offset(i), c0 = p.D.block_offset(p.D.entry_col(e));
         for (int a = 0; a < B.rows(); ++a)
-          for (int c = 0; c < B.cols(); ++c) w.triplets.emplace_back(r0 + a, c0 + c, B(a, c) + (r0 + a == c0 + c ? eps : 0.0));
+          for (int c = 0; c < B.cols(); ++c)
+            w.triplets.emplace_back(r0 + a, c0 + c, B(a, c) + (r0 + a == c0 + c ? eps : 0.0));
       }
     w.S.resize(p.nl, p.nl);
     w.S.setFromTriplets(w.triplets.begin(), w.triplets.end());

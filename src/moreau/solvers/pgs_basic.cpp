@@ -27,7 +27,8 @@ void invert_diagonal_blocks(const Problem& p, PgsBasicWorkspace& w) {
   w.inv.resize(total);
   for (int i = 0; i < nbk; ++i) {
     const int n = p.blocks[i].size;
-    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> out(w.inv.data() + w.inv_start[i], n, n);
+    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> out(
+        w.inv.data() + w.inv_start[i], n, n);
     Mat6 A = Mat6::Zero();
     A.topLeftCorner(n, n) = p.D.diagonal(i);
     const double eps = 1e-12 * std::max(1.0, A.diagonal().head(n).maxCoeff());
@@ -41,13 +42,16 @@ void invert_diagonal_blocks(const Problem& p, PgsBasicWorkspace& w) {
 }
 }  // namespace
 
-void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart& warm, SolverWorkspace& ws, Solution& sol) {
+void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart& warm,
+                     SolverWorkspace& ws, Solution& sol) {
   auto& w = ws.get<PgsBasicWorkspace>("pgs-basic");
   const double omega = s.param("omega", 1.0);
   invert_diagonal_blocks(p, w);
   VecX& lam = sol.lambda;
-  if (warm.empty()) lam.setZero();
-  else lam = warm.lambda;
+  if (warm.empty())
+    lam.setZero();
+  else
+    lam = warm.lambda;
   w.v.resize(6);
   sol.status = SolveStatus::MaxIterations;
   for (int it = 0; it < s.max_iters; ++it) {
@@ -64,8 +68,8 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
       old.head(n) = li;
       switch (b.cone) {
         case ConeKind::Free: {
-          Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> inv(
-              w.inv.data() + w.inv_start[i], n, n);
+          Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
+              inv(w.inv.data() + w.inv_start[i], n, n);
           li -= omega * (inv * v);
           break;
         }

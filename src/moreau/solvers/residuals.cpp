@@ -10,9 +10,15 @@ void project_primal(const Problem& p, const VecX& x, VecX& out) {
   out.resize(x.size());
   for (const ConstraintBlock& b : p.blocks) {
     switch (b.cone) {
-      case ConeKind::Free: out.segment(b.offset, b.size) = x.segment(b.offset, b.size); break;
-      case ConeKind::Orthant: out[b.offset] = project_orthant(x[b.offset]); break;
-      case ConeKind::Coulomb: out.segment<3>(b.offset) = project_coulomb(x.segment<3>(b.offset), b.mu); break;
+      case ConeKind::Free:
+        out.segment(b.offset, b.size) = x.segment(b.offset, b.size);
+        break;
+      case ConeKind::Orthant:
+        out[b.offset] = project_orthant(x[b.offset]);
+        break;
+      case ConeKind::Coulomb:
+        out.segment<3>(b.offset) = project_coulomb(x.segment<3>(b.offset), b.mu);
+        break;
     }
   }
 }
@@ -21,9 +27,15 @@ void project_dual(const Problem& p, const VecX& v, VecX& out) {
   out.resize(v.size());
   for (const ConstraintBlock& b : p.blocks) {
     switch (b.cone) {
-      case ConeKind::Free: out.segment(b.offset, b.size).setZero(); break;
-      case ConeKind::Orthant: out[b.offset] = project_orthant(v[b.offset]); break;
-      case ConeKind::Coulomb: out.segment<3>(b.offset) = project_dual_coulomb(v.segment<3>(b.offset), b.mu); break;
+      case ConeKind::Free:
+        out.segment(b.offset, b.size).setZero();
+        break;
+      case ConeKind::Orthant:
+        out[b.offset] = project_orthant(v[b.offset]);
+        break;
+      case ConeKind::Coulomb:
+        out.segment<3>(b.offset) = project_dual_coulomb(v.segment<3>(b.offset), b.mu);
+        break;
     }
   }
 }
@@ -31,13 +43,17 @@ void project_dual(const Problem& p, const VecX& v, VecX& out) {
 void augment_de_saxce(const Problem& p, const VecX& v, VecX& v_hat) {
   v_hat = v;
   for (const ConstraintBlock& b : p.blocks)
-    if (b.cone == ConeKind::Coulomb) v_hat.segment<3>(b.offset) += de_saxce(v.segment<3>(b.offset), b.mu);
+    if (b.cone == ConeKind::Coulomb)
+      v_hat.segment<3>(b.offset) += de_saxce(v.segment<3>(b.offset), b.mu);
 }
 
-NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp, VecX& vh) {
+NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp,
+                           VecX& vh) {
   NcpResiduals r;
-  if (ncp) augment_de_saxce(p, v, vh);
-  else vh = v;
+  if (ncp)
+    augment_de_saxce(p, v, vh);
+  else
+    vh = v;
   for (const ConstraintBlock& b : p.blocks) {
     const int o = b.offset;
     switch (b.cone) {

@@ -21,7 +21,8 @@ struct NcpResiduals {
 
 // Residuals of lambda for the NCP (De Saxce-augmented, ncp = true) or the CCP (ncp = false),
 // with v = D lambda + v_f given. Allocation-free when `scratch` has nl entries.
-NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp, VecX& scratch);
+NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp,
+                           VecX& scratch);
 NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp = true);
 
 }  // namespace moreau

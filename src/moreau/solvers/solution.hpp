@@ -16,14 +16,14 @@ enum class SolveStatus : uint8_t {
 const char* status_name(SolveStatus s);
 
 struct Solution {
-  VecX lambda;        // impulses, nl [N s | N m s]
-  VecX v_plus;        // D lambda + v_f, nl
+  VecX lambda;  // impulses, nl [N s | N m s]
+  VecX v_plus;  // D lambda + v_f, nl
   SolveStatus status = SolveStatus::Failed;
   int iterations = 0;
   double solve_time_s = 0.0;
-  double residual = 0.0;           // the solver's own stopping quantity at exit
-  std::vector<double> trace;       // residual per iteration (when SolverSettings::trace)
-  std::string message;             // human-readable detail on failure
+  double residual = 0.0;      // the solver's own stopping quantity at exit
+  std::vector<double> trace;  // residual per iteration (when SolverSettings::trace)
+  std::string message;        // human-readable detail on failure
   bool converged() const { return status == SolveStatus::Converged; }
 };
 

@@ -8,10 +8,14 @@ namespace moreau {
 
 const char* status_name(SolveStatus s) {
   switch (s) {
-    case SolveStatus::Converged: return "converged";
-    case SolveStatus::MaxIterations: return "max_iterations";
-    case SolveStatus::Diverged: return "diverged";
-    case SolveStatus::Failed: return "failed";
+    case SolveStatus::Converged:
+      return "converged";
+    case SolveStatus::MaxIterations:
+      return "max_iterations";
+    case SolveStatus::Diverged:
+      return "diverged";
+    case SolveStatus::Failed:
+      return "failed";
   }
   return "?";
 }
@@ -46,7 +50,8 @@ bool solve(std::string_view name, const Problem& p, const SolverSettings& s, con
   }
   if (!w.empty() && w.lambda.size() != p.nl) {
     sol.status = SolveStatus::Failed;
-    sol.message = "warm start has " + std::to_string(w.lambda.size()) + " entries, expected " + std::to_string(p.nl);
+    sol.message = "warm start has " + std::to_string(w.lambda.size()) + " entries, expected " +
+                  std::to_string(p.nl);
     return false;
   }
   if (sol.lambda.size() != p.nl) sol.lambda.resize(p.nl);

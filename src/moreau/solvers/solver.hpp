@@ -14,8 +14,8 @@ namespace moreau {
 
 struct SolverSettings {
   int max_iters = 1000;
-  double tol = 1e-8;      // L-infinity stopping tolerance (units of velocity: m/s, rad/s)
-  bool trace = false;     // record the residual per iteration in Solution::trace
+  double tol = 1e-8;   // L-infinity stopping tolerance (units of velocity: m/s, rad/s)
+  bool trace = false;  // record the residual per iteration in Solution::trace
   // Solver-specific parameters by name (documented in docs/solvers.md), e.g. "omega" for SOR.
   std::map<std::string, double, std::less<>> params;
   double param(std::string_view key, double fallback) const {
@@ -45,7 +45,8 @@ struct SolverWorkspace {
   }
 };
 
-using SolveFn = void (*)(const Problem&, const SolverSettings&, const WarmStart&, SolverWorkspace&, Solution&);
+using SolveFn = void (*)(const Problem&, const SolverSettings&, const WarmStart&, SolverWorkspace&,
+                         Solution&);
 
 struct SolverInfo {
   std::string_view name;         // command-line id, e.g. "pgs-ncp"
