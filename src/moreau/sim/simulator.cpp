@@ -1,6 +1,7 @@
 #include "moreau/sim/simulator.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "moreau/math/so3.hpp"
 
@@ -60,6 +61,15 @@ void Simulator::remember_solution(const Problem& p) {
 
 bool Simulator::step(State& s) {
   const double h = settings_.dt;
+  if (s.num_bodies() != model_->num_bodies() || static_cast<int>(s.q.size()) != s.num_bodies() ||
+      static_cast<int>(s.u.size()) != s.num_bodies()) {
+    error_ = "state has " + std::to_string(s.num_bodies()) + " bodies, the model " + std::to_string(model_->num_bodies());
+    return false;
+  }
+  if (!(h > 0.0) || !std::isfinite(h)) {
+    error_ = "time step must be finite and > 0, got " + std::to_string(h);
+    return false;
+  }
   const bool midpoint = settings_.integrator == Integrator::MoreauMidpoint;
   State* at = &s;
   if (midpoint) {
