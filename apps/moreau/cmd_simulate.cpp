@@ -1,5 +1,326 @@
-// Placeholder: `moreau simulate` is being written.
+// `moreau simulate SCENE`: runs a scene for a number of steps, writes the trajectory (CSV or
+// JSON) and prints a summary of the run (constraint violation, energy drift, solver statistics).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <nlohmann/json.hpp>
+
 #include "commands.hpp"
+#include "moreau/dynamics/builder.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+#include "scene_options.hpp"
+#include "trajectory.hpp"
+
 namespace moreau::cli {
-void add_simulate(CLI::App& app) { app.add_subcommand("simulate", "simulate a scene (not yet available)"); }
+
+namespace {
+
+constexpr const char* kCmd = "simulate";
+
+struct SimulateOptions {
+  std::string scene;
+  std::vector<std::string> sets;
+  int64_t steps = 0;
+  double duration = 0.0, dt = 0.0, tol = 0.0;
+  int max_iter = 0, every = 1;
+  std::string solver, integrator, out;
+  bool no_warm_start = false, json = false, quiet = false;
+  // Which optional options were given.
+  CLI::Option *steps_opt = nullptr, *duration_opt = nullptr, *dt_opt = nullptr, *tol_opt = nullptr,
+              *max_iter_opt = nullptr, *solver_opt = nullptr, *integrator_opt = nullptr;
+};
+
+// What the run measured; becomes the summary.
+struct RunStats {
+  int64_t steps_requested = 0, steps_done = 0, samples = 0;
+  bool completed = false, nan_detected = false;
+  std::string error;
+  double wall_time_s = 0.0;
+  double max_violation = 0.0, initial_energy = 0.0, final_energy = 0.0, max_energy_drift = 0.0;
+  int64_t iterations_sum = 0;
+  int iterations_max = 0, nonconverged = 0, max_contacts = 0;
+  int64_t contacts_sum = 0;
+  double solver_time_s = 0.0, max_penetration = 0.0;
+};
+
+// SIGINT / SIGTERM stop the run at the next step so that the temporary output is removed.
+volatile std::sig_atomic_t g_interrupted = 0;  // NOLINT: a signal handler can only set a flag
+extern "C" void on_signal(int) {
+  g_interrupted = 1;
+}
+
+class SignalGuard {
+ public:
+  SignalGuard()
+      : old_int_(std::signal(SIGINT, on_signal)), old_term_(std::signal(SIGTERM, on_signal)) {}
+  ~SignalGuard() {
+    std::signal(SIGINT, old_int_);
+    std::signal(SIGTERM, old_term_);
+  }
+
+ private:
+  void (*old_int_)(int);
+  void (*old_term_)(int);
+};
+
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+void finite_positive(double x, const char* what) {
+  if (!std::isfinite(x) || x <= 0.0)
+    fail(kCmd, std::string(what) + ": expected a finite number > 0, got " + num(x), kExitBadInput);
+}
+
+// Applies the command-line overrides to the scene's settings and works out the step count.
+int64_t configure(const SimulateOptions& o, const Scene& scene, SimSettings& st) {
+  if (o.dt_opt->count()) st.dt = o.dt;
+  finite_positive(st.dt, o.dt_opt->count() ? "--dt" : "the scene's dt");
+  if (o.solver_opt->count()) st.solver = o.solver;
+  if (!find_solver(st.solver))
+    fail(kCmd, "unknown solver '" + st.solver + "'; available solvers: " + solver_names(),
+         kExitBadInput);
+  if (o.integrator_opt->count() && !parse_integrator(o.integrator, &st.integrator))
+    fail(kCmd, "--integrator '" + o.integrator + "': expected euler or midpoint", kExitBadInput);
+  if (o.tol_opt->count()) {
+    finite_positive(o.tol, "--tol");
+    st.solver_settings.tol = o.tol;
+  }
+  if (o.max_iter_opt->count()) {
+    if (o.max_iter < 1)
+      fail(kCmd, "--max-iter: expected an integer >= 1, got " + std::to_string(o.max_iter),
+           kExitBadInput);
+    st.solver_settings.max_iters = o.max_iter;
+  }
+  if (o.no_warm_start) st.warm_start = false;
+  if (o.every < 1)
+    fail(kCmd, "--every: expected an integer >= 1, got " + std::to_string(o.every), kExitBadInput);
+  if (o.steps_opt->count()) {
+    if (o.steps < 0)
+      fail(kCmd, "--steps: expected an integer >= 0, got " + std::to_string(o.steps),
+           kExitBadInput);
+    return o.steps;
+  }
+  const double duration = o.duration_opt->count() ? o.duration : scene.duration;
+  if (!std::isfinite(duration) || duration < 0.0)
+    fail(kCmd, "--duration: expected a finite number >= 0, got " + num(duration), kExitBadInput);
+  const double n = std::ceil(duration / st.dt - 1e-9);  // the last step may end just past T
+  if (!(n < 1e12))
+    fail(kCmd, "duration / dt = " + num(n) + " steps: expected fewer than 1e12", kExitBadInput);
+  return static_cast<int64_t>(std::max(0.0, n));
+}
+
+// Per-state measures: constraint violation (returned) and energy drift.
+double measure_state(const Model& m, const State& s, RunStats& r) {
+  const double violation = constraint_violation(m, s);
+  r.max_violation = std::max(r.max_violation, violation);
+  r.final_energy = total_energy(m, s);
+  r.max_energy_drift = std::max(r.max_energy_drift, std::abs(r.final_energy - r.initial_energy));
+  return violation;
+}
+
+// Per-step measures from the simulator: solver statistics and contacts.
+void measure_step(const Simulator& sim, RunStats& r) {
+  const Solution& x = sim.solution();
+  r.iterations_sum += x.iterations;
+  r.iterations_max = std::max(r.iterations_max, x.iterations);
+  r.solver_time_s += x.solve_time_s;
+  r.nonconverged += !x.converged();
+  const std::vector<Contact>& c = sim.contacts();
+  r.max_contacts = std::max(r.max_contacts, static_cast<int>(c.size()));
+  r.contacts_sum += static_cast<int64_t>(c.size());
+  for (const Contact& k : c) r.max_penetration = std::max(r.max_penetration, -k.gap);
+}
+
+// A failed step is a non-finite failure when the state, the problem or the impulses hold NaN/Inf.
+bool non_finite_failure(const Simulator& sim, const State& s) {
+  const Solution& x = sim.solution();
+  return !s.all_finite() || !sim.problem().v_f.allFinite() || !x.lambda.allFinite() ||
+         !x.v_plus.allFinite();
+}
+
+RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every,
+             TrajectoryWriter* traj, bool quiet) {
+  RunStats r;
+  r.steps_requested = steps;
+  const Model& m = scene.model;
+  State s = scene.initial;
+  Simulator sim(m, st);
+  ProgressBar progress(steps, !quiet);
+  SignalGuard signals;
+  g_interrupted = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  r.initial_energy = total_energy(m, s);
+  const double violation0 = measure_state(m, s, r);
+  if (traj) {
+    traj->sample(0, s, violation0);
+    ++r.samples;
+  }
+  for (int64_t i = 1; i <= steps; ++i) {
+    if (g_interrupted) {
+      r.error = "interrupted by a signal at t = " + num(s.t) + " s";
+      break;
+    }
+    if (!sim.step(s)) {
+      r.error = sim.error();
+      r.nan_detected = non_finite_failure(sim, s);
+      break;
+    }
+    r.steps_done = i;
+    measure_step(sim, r);
+    const double violation = measure_state(m, s, r);
+    if (traj && (i % every == 0 || i == steps)) {
+      traj->sample(i, s, violation);
+      ++r.samples;
+    }
+    progress.update(i, s.t);
+  }
+  progress.finish();
+  r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.completed = r.error.empty();
+  if (r.completed && !std::isfinite(r.max_energy_drift + r.max_violation)) {
+    r.completed = false;
+    r.nan_detected = true;
+    r.error = "non-finite energy or constraint violation";
+  }
+  return r;
+}
+
+nlohmann::ordered_json summary_json(const Scene& scene, const SimSettings& st, const RunStats& r,
+                                    const std::string& out) {
+  const double n = static_cast<double>(std::max<int64_t>(r.steps_done, 1));
+  nlohmann::ordered_json j;
+  j["scene"] = scene.name;
+  j["source"] = scene.source;
+  j["solver"] = st.solver;
+  j["integrator"] = integrator_name(st.integrator);
+  j["dt"] = st.dt;
+  j["steps"] = r.steps_requested;
+  j["steps_completed"] = r.steps_done;
+  j["sim_time_s"] = static_cast<double>(r.steps_done) * st.dt;
+  j["bodies"] = scene.model.num_bodies();
+  j["completed"] = r.completed;
+  j["error"] = r.error.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.error);
+  j["nan_detected"] = r.nan_detected;
+  j["wall_time_s"] = r.wall_time_s;
+  j["max_constraint_violation"] = r.max_violation;
+  j["initial_energy"] = r.initial_energy;
+  j["final_energy"] = r.final_energy;
+  j["max_energy_drift"] = r.max_energy_drift;
+  j["solver_iterations_mean"] = r.steps_done ? static_cast<double>(r.iterations_sum) / n : 0.0;
+  j["solver_iterations_max"] = r.iterations_max;
+  j["solver_time_s"] = r.solver_time_s;
+  j["nonconverged_steps"] = r.nonconverged;
+  j["max_penetration"] = r.max_penetration;
+  j["max_contacts"] = r.max_contacts;
+  j["mean_contacts"] = r.steps_done ? static_cast<double>(r.contacts_sum) / n : 0.0;
+  j["output"] = out.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(out);
+  j["samples_written"] = out.empty() ? 0 : r.samples;
+  return j;
+}
+
+void print_human(const Scene& scene, const SimSettings& st, const RunStats& r,
+                 const std::string& out) {
+  std::printf(
+      "%s: %lld of %lld steps of %g s (%g s simulated), solver %s, %s integrator, %.3g s wall\n",
+      scene.name.c_str(), static_cast<long long>(r.steps_done),
+      static_cast<long long>(r.steps_requested), st.dt, static_cast<double>(r.steps_done) * st.dt,
+      st.solver.c_str(), integrator_name(st.integrator), r.wall_time_s);
+  std::printf("  constraint violation  max %.3e\n", r.max_violation);
+  std::printf("  energy                initial %.9g J, final %.9g J, max drift %.3e J\n",
+              r.initial_energy, r.final_energy, r.max_energy_drift);
+  const double n = static_cast<double>(std::max<int64_t>(r.steps_done, 1));
+  std::printf(
+      "  solver                iterations mean %.3g max %d, %d steps not converged, %.3g s in the "
+      "solver\n",
+      static_cast<double>(r.iterations_sum) / n, r.iterations_max, r.nonconverged, r.solver_time_s);
+  std::printf("  contacts              max %d, mean %.3g, max penetration %.3e m\n", r.max_contacts,
+              static_cast<double>(r.contacts_sum) / n, r.max_penetration);
+  if (!out.empty())
+    std::printf("  trajectory            %lld samples -> %s\n", static_cast<long long>(r.samples),
+                out.c_str());
+  if (!r.completed) std::printf("  FAILED: %s\n", r.error.c_str());
+}
+
+void run_simulate(const SimulateOptions& o) {
+  const SceneParams params = parse_scene_params(o.sets, kCmd);
+  const Scene scene = load_scene_or_exit(o.scene, params, kCmd);
+  SimSettings st = scene.settings;
+  const int64_t steps = configure(o, scene, st);
+  // The output file is created (as a temporary) before the run: a bad path fails fast.
+  AtomicFile file;
+  std::unique_ptr<TrajectoryWriter> traj;
+  if (!o.out.empty()) {
+    const std::string ext = file_extension(o.out);
+    if (ext != "csv" && ext != "json")
+      fail(kCmd, "--out '" + o.out + "': expected a .csv or .json file name", kExitBadInput);
+    if (std::string why = file.open(o.out); !why.empty()) fail(kCmd, why, kExitBadInput);
+    const TrajectoryFormat format = ext == "csv" ? TrajectoryFormat::Csv : TrajectoryFormat::Json;
+    traj = std::make_unique<TrajectoryWriter>(file.file(), format, scene, st, o.every);
+  }
+  RunStats r = run(scene, st, steps, o.every, traj.get(), o.quiet);
+  if (r.completed && traj) {
+    traj->finish();
+    if (std::string why = file.commit(); !why.empty()) {
+      r.completed = false;
+      r.error = why;
+    }
+  }
+  file.discard();  // no-op after a commit; removes the partial trajectory after a failure
+  const std::string written = r.completed ? o.out : std::string();
+  if (o.json)
+    std::cout << summary_json(scene, st, r, written).dump(2) << std::endl;
+  else if (!o.quiet)
+    print_human(scene, st, r, written);
+  if (!r.completed) {
+    const bool say_nan = r.nan_detected && r.error.find("non-finite") == std::string::npos;
+    fail(kCmd, r.error + (say_nan ? " (non-finite numbers detected)" : ""), kExitFailure);
+  }
+}
+
+}  // namespace
+
+void add_simulate(CLI::App& app) {
+  auto o = std::make_shared<SimulateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "simulate", "simulate a scene and write its trajectory and a summary of the run");
+  cmd->footer(
+      "Exit status: 0 success; 1 the run failed (NaN/Inf, solver failure); 2 bad input.\n"
+      "The trajectory file appears only when the run succeeds. See docs/cli.md.");
+  cmd->add_option("scene", o->scene,
+                  "built-in scene name (e.g. pendulum, chain) or scene file (.json)")
+      ->required();
+  o->steps_opt =
+      cmd->add_option("--steps,-n", o->steps, "number of time steps (default: duration / dt)");
+  o->duration_opt = cmd->add_option("--duration,-T", o->duration,
+                                    "simulated time [s] (default: the scene's duration)")
+                        ->excludes(o->steps_opt);
+  o->dt_opt = cmd->add_option("--dt", o->dt, "time step [s] (default: the scene's)");
+  o->solver_opt =
+      cmd->add_option("--solver,-s", o->solver, "solver (default: the scene's): " + solver_names());
+  o->integrator_opt = cmd->add_option("--integrator", o->integrator,
+                                      "time stepping: euler (semi-implicit) or midpoint (Moreau)");
+  o->tol_opt =
+      cmd->add_option("--tol", o->tol, "solver stopping tolerance, L-infinity [m/s | rad/s]");
+  o->max_iter_opt = cmd->add_option("--max-iter", o->max_iter, "solver iteration cap per step");
+  cmd->add_flag("--no-warm-start", o->no_warm_start, "start every solve from zero impulses");
+  add_set_option(cmd, o->sets);
+  cmd->add_option("--out,-o", o->out,
+                  "trajectory file, .csv or .json (written only if the run succeeds)");
+  cmd->add_option("--every", o->every,
+                  "record every K-th step (the first and last steps are always recorded)")
+      ->default_val(1);
+  cmd->add_flag("--json", o->json, "print the summary as one JSON object on stdout");
+  cmd->add_flag("--quiet,-q", o->quiet, "no progress bar and no human-readable summary");
+  cmd->callback([o] { run_simulate(*o); });
+}
+
 }  // namespace moreau::cli

@@ -21,14 +21,31 @@ Vec3 rnd(std::mt19937& g, double s) {
 Pose joint_motion(JointType t, const Vec6& q) {
   Pose m;
   switch (t) {
-    case JointType::Free: m.p = q.head<3>(); m.q = quat_exp(q.tail<3>()); break;
-    case JointType::Revolute: m.q = quat_exp(Vec3(q[0], 0, 0)); break;
-    case JointType::Prismatic: m.p = Vec3(q[0], 0, 0); break;
-    case JointType::Cylindrical: m.p = Vec3(q[0], 0, 0); m.q = quat_exp(Vec3(q[1], 0, 0)); break;
-    case JointType::Universal: m.q = quat_exp(Vec3(q[0], 0, 0)) * quat_exp(Vec3(0, q[1], 0)); break;
-    case JointType::Spherical: m.q = quat_exp(q.head<3>()); break;
-    case JointType::Cartesian: m.p = q.head<3>(); break;
-    case JointType::Fixed: break;
+    case JointType::Free:
+      m.p = q.head<3>();
+      m.q = quat_exp(q.tail<3>());
+      break;
+    case JointType::Revolute:
+      m.q = quat_exp(Vec3(q[0], 0, 0));
+      break;
+    case JointType::Prismatic:
+      m.p = Vec3(q[0], 0, 0);
+      break;
+    case JointType::Cylindrical:
+      m.p = Vec3(q[0], 0, 0);
+      m.q = quat_exp(Vec3(q[1], 0, 0));
+      break;
+    case JointType::Universal:
+      m.q = quat_exp(Vec3(q[0], 0, 0)) * quat_exp(Vec3(0, q[1], 0));
+      break;
+    case JointType::Spherical:
+      m.q = quat_exp(q.head<3>());
+      break;
+    case JointType::Cartesian:
+      m.p = q.head<3>();
+      break;
+    case JointType::Fixed:
+      break;
   }
   return m;
 }
@@ -78,16 +95,34 @@ Vec6 dof_twist(JointType t, const Joint& j, const State& s, int k, const Vec6& q
   const Pose F = s.pose(j.follower) * j.frame_follower;
   const Mat3 Rb = B.R(), Rf = F.R();
   Vec3 lin = Vec3::Zero(), ang = Vec3::Zero();
-  auto rot = [&](const Vec3& axis) { ang = axis; lin = axis.cross(s.r[j.follower] - F.p); };
+  auto rot = [&](const Vec3& axis) {
+    ang = axis;
+    lin = axis.cross(s.r[j.follower] - F.p);
+  };
   switch (t) {
-    case JointType::Revolute: rot(Rb.col(0)); break;
-    case JointType::Prismatic: lin = Rb.col(0); break;
-    case JointType::Cylindrical: k == 0 ? (void)(lin = Rb.col(0)) : rot(Rb.col(0)); break;
-    case JointType::Universal: rot(k == 0 ? Rb.col(0) : Rf.col(1)); break;
-    case JointType::Spherical: rot(Rb.col(k)); break;
-    case JointType::Cartesian: lin = Rb.col(k); break;
-    case JointType::Free: k < 3 ? (void)(lin = Rb.col(k)) : rot(Rb.col(k - 3)); break;
-    case JointType::Fixed: break;
+    case JointType::Revolute:
+      rot(Rb.col(0));
+      break;
+    case JointType::Prismatic:
+      lin = Rb.col(0);
+      break;
+    case JointType::Cylindrical:
+      k == 0 ? (void)(lin = Rb.col(0)) : rot(Rb.col(0));
+      break;
+    case JointType::Universal:
+      rot(k == 0 ? Rb.col(0) : Rf.col(1));
+      break;
+    case JointType::Spherical:
+      rot(Rb.col(k));
+      break;
+    case JointType::Cartesian:
+      lin = Rb.col(k);
+      break;
+    case JointType::Free:
+      k < 3 ? (void)(lin = Rb.col(k)) : rot(Rb.col(k - 3));
+      break;
+    case JointType::Fixed:
+      break;
   }
   (void)q;
   Vec6 u;
@@ -118,7 +153,8 @@ TEST_P(JointTypes, NullSpaceHasTheJointsDofs) {
     for (int k = 0; k < d; ++k) {
       VecX u = VecX::Zero(12);
       u.tail<6>() = dof_twist(type, j, s.state, k, s.q);
-      if (m > 0) EXPECT_LE((J * u).cwiseAbs().maxCoeff(), 1e-12) << joint_type_name(type) << " dof " << k;
+      if (m > 0)
+        EXPECT_LE((J * u).cwiseAbs().maxCoeff(), 1e-12) << joint_type_name(type) << " dof " << k;
     }
     // Moving both bodies rigidly together is free for binary joints.
     if (!unary && m > 0) {
@@ -143,7 +179,8 @@ TEST_P(JointTypes, DofCoordinatesReadBackTheMotion) {
       if (type == JointType::Spherical || type == JointType::Free) {
         // rotation-vector coordinates
         const Vec3 rv = type == JointType::Free ? s.q.tail<3>() : Vec3(s.q.head<3>());
-        expected = k < 3 && type == JointType::Free ? s.q[k] : rv[type == JointType::Free ? k - 3 : k];
+        expected =
+            k < 3 && type == JointType::Free ? s.q[k] : rv[type == JointType::Free ? k - 3 : k];
       }
       EXPECT_NEAR(q, expected, 1e-12) << joint_type_name(type) << " dof " << k;
     }
@@ -169,12 +206,14 @@ TEST_P(JointTypes, JacobianIsTheDerivativeOfTheResidual) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllTypes, JointTypes,
-                         ::testing::Combine(::testing::Values(JointType::Free, JointType::Revolute, JointType::Prismatic,
-                                                              JointType::Cylindrical, JointType::Universal,
-                                                              JointType::Spherical, JointType::Cartesian, JointType::Fixed),
-                                            ::testing::Bool()),
-                         [](const auto& info) {
-                           return std::string(joint_type_name(std::get<0>(info.param))) +
-                                  (std::get<1>(info.param) ? "Unary" : "Binary");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    AllTypes, JointTypes,
+    ::testing::Combine(::testing::Values(JointType::Free, JointType::Revolute, JointType::Prismatic,
+                                         JointType::Cylindrical, JointType::Universal,
+                                         JointType::Spherical, JointType::Cartesian,
+                                         JointType::Fixed),
+                       ::testing::Bool()),
+    [](const auto& info) {
+      return std::string(joint_type_name(std::get<0>(info.param))) +
+             (std::get<1>(info.param) ? "Unary" : "Binary");
+    });

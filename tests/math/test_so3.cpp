@@ -37,7 +37,8 @@ TEST(So3, LogInvertsExpUpToPi) {
   std::mt19937 g(3);
   for (int i = 0; i < 500; ++i) {
     Vec3 w = random_vec(g, 1.0);
-    w *= (i % 5 == 0 ? 1e-9 : 3.1) / w.norm() * std::abs(random_vec(g, 1.0).x());  // tiny and large angles
+    w *= (i % 5 == 0 ? 1e-9 : 3.1) / w.norm() *
+         std::abs(random_vec(g, 1.0).x());  // tiny and large angles
     EXPECT_LE((quat_log(quat_exp(w)) - w).norm(), 1e-12 * std::max(1.0, w.norm())) << w.transpose();
     EXPECT_LE((so3_log(so3_exp(w)) - w).norm(), 1e-9);
   }

@@ -77,7 +77,8 @@ Result<Scene> nunchuk(const SceneParams& params) {
 }
 
 // Parallelogram four-bar in the x-z plane, all hinge axes along world y (planar loop: 3 of the
-// 20 revolute rows are redundant). Crank tilted by phi from the vertical.
+// 20 revolute rows are redundant). Crank and rocker hang from the ground link, tilted by phi
+// from the vertical, and swing under gravity.
 static Result<Scene> fourbar(const SceneParams& params, bool fixed) {
   const std::string scene_name = fixed ? "fourbar-fixed" : "fourbar-free";
   MOREAU_PARAM(phi, "phi", 0.5);
@@ -85,9 +86,10 @@ static Result<Scene> fourbar(const SceneParams& params, bool fixed) {
   ModelBuilder mb(scene_name);
   State s;
   const double Lg = 1.0, Lc = 0.5, w = 0.02;
-  const Vec3 dir(std::sin(phi), 0.0, std::cos(phi));
-  const Quat tilt(Eigen::AngleAxisd(phi, Vec3::UnitY()));
-  const Vec3 A(0, 0, 0.5), B(Lg, 0, 0.5), C = A + Lc * dir, D = B + Lc * dir;
+  // Crank and rocker hang down from the ground link (a stable, never singular swing).
+  const Vec3 dir(std::sin(phi), 0.0, -std::cos(phi));
+  const Quat tilt(Eigen::AngleAxisd(kPi - phi, Vec3::UnitY()));  // body z along dir
+  const Vec3 A(0, 0, 1.0), B(Lg, 0, 1.0), C = A + Lc * dir, D = B + Lc * dir;
   const int g = add_body(mb, s, box_body("ground", 1.0, Vec3(0.5 * Lg, w, w)), 0.5 * (A + B));
   const int crank = add_body(mb, s, box_body("crank", 1.0, Vec3(w, w, 0.5 * Lc)), 0.5 * (A + C), tilt);
   const int coupler = add_body(mb, s, box_body("coupler", 1.0, Vec3(0.5 * Lg, w, w)), 0.5 * (C + D));
