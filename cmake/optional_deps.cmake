@@ -2,3 +2,72 @@
 # MOREAU_HAVE_<NAME>; code that needs it is compiled conditionally.
 set(MOREAU_COLLISION_LIBS "")
 set(MOREAU_IO_LIBS "")
+
+# Collision: libccd (GJK/EPA/MPR, double precision) with FCL's libccd extension (signed distance),
+# assimp (OBJ/STL mesh files) and qhull (convex hulls, reentrant C API libqhull_r).
+find_path(MOREAU_CCD_INCLUDE ccd/ccd.h)
+find_library(MOREAU_CCD_LIB ccd)
+find_path(MOREAU_FCL_INCLUDE fcl/narrowphase/detail/convexity_based_algorithm/gjk_libccd-inl.h)
+find_library(MOREAU_FCL_LIB fcl)
+find_path(MOREAU_ASSIMP_INCLUDE assimp/cimport.h)
+find_library(MOREAU_ASSIMP_LIB assimp)
+find_path(MOREAU_QHULL_INCLUDE libqhull_r/libqhull_r.h)
+find_library(MOREAU_QHULL_LIB qhull_r)
+if(MOREAU_CCD_INCLUDE AND MOREAU_CCD_LIB AND MOREAU_FCL_INCLUDE AND MOREAU_FCL_LIB)
+  add_library(moreau_dep_ccd INTERFACE)
+  target_include_directories(moreau_dep_ccd SYSTEM INTERFACE ${MOREAU_CCD_INCLUDE} ${MOREAU_FCL_INCLUDE})
+  target_link_libraries(moreau_dep_ccd INTERFACE ${MOREAU_FCL_LIB} ${MOREAU_CCD_LIB})
+  target_compile_definitions(moreau_dep_ccd INTERFACE MOREAU_HAVE_CCD=1)
+  list(APPEND MOREAU_COLLISION_LIBS moreau_dep_ccd)
+else()
+  message(FATAL_ERROR "moreau needs libccd-dev and libfcl-dev (GJK/EPA for convex pairs)")
+endif()
+if(MOREAU_ASSIMP_INCLUDE AND MOREAU_ASSIMP_LIB)
+  add_library(moreau_dep_assimp INTERFACE)
+  target_include_directories(moreau_dep_assimp SYSTEM INTERFACE ${MOREAU_ASSIMP_INCLUDE})
+  target_link_libraries(moreau_dep_assimp INTERFACE ${MOREAU_ASSIMP_LIB})
+  target_compile_definitions(moreau_dep_assimp INTERFACE MOREAU_HAVE_ASSIMP=1)
+  list(APPEND MOREAU_COLLISION_LIBS moreau_dep_assimp)
+endif()
+if(MOREAU_QHULL_INCLUDE AND MOREAU_QHULL_LIB)
+  add_library(moreau_dep_qhull INTERFACE)
+  target_include_directories(moreau_dep_qhull SYSTEM INTERFACE ${MOREAU_QHULL_INCLUDE})
+  target_link_libraries(moreau_dep_qhull INTERFACE ${MOREAU_QHULL_LIB})
+  target_compile_definitions(moreau_dep_qhull INTERFACE MOREAU_HAVE_QHULL=1)
+  list(APPEND MOREAU_COLLISION_LIBS moreau_dep_qhull)
+endif()
+
+# --- Model import (issue 7: URDF through urdfdom, MJCF on tinyxml2) --------------------------
+# Required by the default build (scripts/setup.sh installs liburdfdom-dev and libtinyxml2-dev).
+# urdf_parser.h includes TinyXML 1 (<tinyxml.h>, libtinyxml-dev, a dependency of liburdfdom-dev).
+find_path(MOREAU_URDFDOM_INCLUDE urdf_parser/urdf_parser.h PATH_SUFFIXES urdfdom)
+find_path(MOREAU_URDFDOM_HEADERS_INCLUDE urdf_model/model.h PATH_SUFFIXES urdfdom_headers)
+find_library(MOREAU_URDFDOM_MODEL_LIB urdfdom_model)
+find_path(MOREAU_TINYXML2_INCLUDE tinyxml2.h)
+find_library(MOREAU_TINYXML2_LIB tinyxml2)
+if(MOREAU_URDFDOM_INCLUDE AND MOREAU_URDFDOM_HEADERS_INCLUDE AND MOREAU_URDFDOM_MODEL_LIB
+   AND MOREAU_TINYXML2_INCLUDE AND MOREAU_TINYXML2_LIB)
+  add_library(moreau_dep_model_import INTERFACE)
+  target_include_directories(moreau_dep_model_import SYSTEM INTERFACE
+    ${MOREAU_URDFDOM_INCLUDE} ${MOREAU_URDFDOM_HEADERS_INCLUDE} ${MOREAU_TINYXML2_INCLUDE})
+  target_link_libraries(moreau_dep_model_import INTERFACE ${MOREAU_URDFDOM_MODEL_LIB} ${MOREAU_TINYXML2_LIB})
+  list(APPEND MOREAU_IO_LIBS moreau_dep_model_import)
+else()
+  message(FATAL_ERROR "moreau needs liburdfdom-dev and libtinyxml2-dev (URDF and MJCF import)")
+endif()
+# --- end model import --------------------------------------------------------------------------
+
+# --- FCLib problem files (issue 4: PGS family / FCLib input) -----------------------------------
+# Optional: HDF5's C API (libhdf5-dev) reads FCLib .hdf5 problems (src/moreau/io/fclib_hdf5.cpp).
+# Without it moreau builds and `moreau solve` reports that FCLib input is unavailable.
+# (find_path/find_library rather than FindHDF5, which needs the C language enabled.)
+find_path(MOREAU_HDF5_INCLUDE hdf5.h PATH_SUFFIXES hdf5/serial)
+find_library(MOREAU_HDF5_LIB NAMES hdf5_serial hdf5 PATH_SUFFIXES hdf5/serial)
+if(MOREAU_HDF5_INCLUDE AND MOREAU_HDF5_LIB)
+  add_library(moreau_dep_hdf5 INTERFACE)
+  target_include_directories(moreau_dep_hdf5 SYSTEM INTERFACE ${MOREAU_HDF5_INCLUDE})
+  target_link_libraries(moreau_dep_hdf5 INTERFACE ${MOREAU_HDF5_LIB})
+  target_compile_definitions(moreau_dep_hdf5 INTERFACE MOREAU_HAVE_HDF5=1)
+  list(APPEND MOREAU_IO_LIBS moreau_dep_hdf5)
+endif()
+# --- end FCLib ---------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libhdf5-dev libfcl-dev libccd-dev libqhull-dev libassimp-dev
   libtinyxml2-dev liburdfdom-dev
+  libmujoco-dev libmujoco-samples
   python3-matplotlib python3-numpy
 )
 missing=()

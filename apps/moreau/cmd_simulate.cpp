@@ -5,6 +5,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "commands.hpp"
 #include "moreau/dynamics/builder.hpp"
+#include "moreau/io/problem_io.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "scene_options.hpp"
@@ -29,7 +31,8 @@ struct SimulateOptions {
   int64_t steps = 0;
   double duration = 0.0, dt = 0.0, tol = 0.0;
   int max_iter = 0, every = 1;
-  std::string solver, integrator, out;
+  std::string solver, integrator, out, dump_dir;
+  int dump_every = 1;
   bool no_warm_start = false, json = false, quiet = false;
   // Which optional options were given.
   CLI::Option *steps_opt = nullptr, *duration_opt = nullptr, *dt_opt = nullptr, *tol_opt = nullptr,
@@ -47,6 +50,13 @@ struct RunStats {
   int iterations_max = 0, nonconverged = 0, max_contacts = 0;
   int64_t contacts_sum = 0;
   double solver_time_s = 0.0, max_penetration = 0.0;
+  int64_t problems_dumped = 0;
+};
+
+// Where and how often to write the step Problems (`--dump-problems DIR`).
+struct DumpOptions {
+  std::string dir;
+  int every = 1;
 };
 
 // SIGINT / SIGTERM stop the run at the next step so that the temporary output is removed.
@@ -148,7 +158,7 @@ bool non_finite_failure(const Simulator& sim, const State& s) {
 }
 
 RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every,
-             TrajectoryWriter* traj, bool quiet) {
+             TrajectoryWriter* traj, bool quiet, const DumpOptions& dump) {
   RunStats r;
   r.steps_requested = steps;
   const Model& m = scene.model;
@@ -176,6 +186,15 @@ RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every
     }
     r.steps_done = i;
     measure_step(sim, r);
+    if (!dump.dir.empty() && i % dump.every == 0) {
+      char name[32];
+      std::snprintf(name, sizeof(name), "/step_%06lld", static_cast<long long>(i));
+      if (auto e = save_problem(sim.problem(), dump.dir + name + kProblemExtension)) {
+        r.error = e->message();
+        break;
+      }
+      ++r.problems_dumped;
+    }
     const double violation = measure_state(m, s, r);
     if (traj && (i % every == 0 || i == steps)) {
       traj->sample(i, s, violation);
@@ -224,6 +243,7 @@ nlohmann::ordered_json summary_json(const Scene& scene, const SimSettings& st, c
   j["mean_contacts"] = r.steps_done ? static_cast<double>(r.contacts_sum) / n : 0.0;
   j["output"] = out.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(out);
   j["samples_written"] = out.empty() ? 0 : r.samples;
+  j["problems_dumped"] = r.problems_dumped;
   return j;
 }
 
@@ -266,7 +286,16 @@ void run_simulate(const SimulateOptions& o) {
     const TrajectoryFormat format = ext == "csv" ? TrajectoryFormat::Csv : TrajectoryFormat::Json;
     traj = std::make_unique<TrajectoryWriter>(file.file(), format, scene, st, o.every);
   }
-  RunStats r = run(scene, st, steps, o.every, traj.get(), o.quiet);
+  DumpOptions dump{o.dump_dir, o.dump_every};
+  if (!dump.dir.empty()) {
+    if (dump.every < 1) fail(kCmd, "--dump-every: expected an integer >= 1", kExitBadInput);
+    std::error_code ec;
+    std::filesystem::create_directories(dump.dir, ec);
+    if (ec || !std::filesystem::is_directory(dump.dir))
+      fail(kCmd, "--dump-problems '" + dump.dir + "': cannot create the directory" + (ec ? ": " + ec.message() : ""),
+           kExitBadInput);
+  }
+  RunStats r = run(scene, st, steps, o.every, traj.get(), o.quiet, dump);
   if (r.completed && traj) {
     traj->finish();
     if (std::string why = file.commit(); !why.empty()) {
@@ -318,6 +347,9 @@ void add_simulate(CLI::App& app) {
   cmd->add_option("--every", o->every,
                   "record every K-th step (the first and last steps are always recorded)")
       ->default_val(1);
+  cmd->add_option("--dump-problems", o->dump_dir,
+                  "write each step's Problem to DIR/step_NNNNNN.mprob (read by `moreau solve`)");
+  cmd->add_option("--dump-every", o->dump_every, "dump every K-th step's Problem (default 1)");
   cmd->add_flag("--json", o->json, "print the summary as one JSON object on stdout");
   cmd->add_flag("--quiet,-q", o->quiet, "no progress bar and no human-readable summary");
   cmd->callback([o] { run_simulate(*o); });

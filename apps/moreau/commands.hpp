@@ -17,5 +17,7 @@ struct Exit {
 
 void add_simulate(CLI::App& app);
 void add_inspect(CLI::App& app);
+void add_convert(CLI::App& app);
+void add_solve(CLI::App& app);
 
 }  // namespace moreau::cli

@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   // One line per subcommand (cmd_<name>.cpp).
   add_simulate(app);
   add_inspect(app);
+  add_convert(app);
+  add_solve(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -42,7 +42,7 @@ TEST(CliSimulate, PendulumSummaryMatchesAnalyticInitialEnergy) {
   EXPECT_EQ(j["steps"], 2000);
   EXPECT_EQ(j["steps_completed"], 2000);
   EXPECT_EQ(j["bodies"], 1);
-  EXPECT_EQ(j["solver"], "pgs");
+  EXPECT_EQ(j["solver"], "admm-ncp-sa");  // SimSettings default
   EXPECT_DOUBLE_EQ(j["dt"].get<double>(), 1e-3);
   // Bob CoM at 0.5 m below the hinge, released at 0.3 rad: E0 = -m g l cos(theta0).
   const double e0 = -1.0 * 9.81 * 0.5 * std::cos(0.3);

@@ -9,16 +9,20 @@
 namespace moreau {
 
 struct Contact {
-  int geom[2] = {-1, -1};  // geometry indices of A and B
-  int body[2] = {-1, -1};  // bodies of A and B; -1 = world
-  Vec3 point = Vec3::Zero();   // r_A: the point on A (eq. 33); r_B = point + gap * normal
-  Vec3 normal = Vec3::UnitZ(); // unit normal n, pointing from A to B
-  double gap = 0.0;            // signed distance d: > 0 open, <= 0 penetration depth [m]
+  int geom[2] = {-1, -1};         // geometry indices of A and B
+  int body[2] = {-1, -1};         // bodies of A and B; -1 = world
+  Vec3 point = Vec3::Zero();      // r_A: the point on A (eq. 33); r_B = point + gap * normal
+  Vec3 normal = Vec3::UnitZ();    // unit normal n, pointing from A to B
+  double gap = 0.0;               // signed distance d: > 0 open, <= 0 penetration depth [m]
   Mat3 frame = Mat3::Identity();  // R_c = [t, o, n] (eq. 34)
-  double mu = 0.0;             // combined Coulomb friction
-  double restitution = 0.0;    // combined Newton restitution
-  uint64_t id = 0;             // persistent id, stable across steps while the feature persists
+  double mu = 0.0;                // combined Coulomb friction
+  double restitution = 0.0;       // combined Newton restitution
+  uint64_t id = 0;                // persistent id, stable across steps while the feature persists
 };
+
+// Persistent contact id from (geometry A, geometry B, feature): bits 42.. geom A, 20..41 geom B,
+// 0..19 the feature within the pair (docs/collision.md).
+uint64_t contact_id(int geom_a, int geom_b, uint32_t feature);
 
 struct CollisionSettings {
   double margin = 1e-3;  // pairs closer than this produce contacts with gap > 0 [m]

@@ -217,6 +217,13 @@ void ProblemBuilder::add_contact_blocks(const State& s, const std::vector<Contac
     bias_[p_.nl] = 0.0;
     bias_[p_.nl + 1] = 0.0;
     bias_[p_.nl + 2] = st.beta_contact / dt * std::min(0.0, r) + std::max(0.0, r / dt);  // eq. 91b
+    // Newton restitution (eq. 54-55) replaces the positional bias when the contact approaches
+    // faster than the threshold and closes within this step: v_n^+ + e v_n^- >= 0 exactly.
+    double vn = 0.0;  // v_n^- = J_n u^-
+    for (int side = 0; side < 2; ++side)
+      if (b.body[side] >= 0) vn += b.J[side].row(2).dot(s.u[b.body[side]]);
+    if (k.restitution > 0.0 && vn < -st.restitution_threshold && r + dt * vn <= 0.0)
+      bias_[p_.nl + 2] = k.restitution * vn;
     p_.nl += 3;
   }
 }
@@ -307,12 +314,6 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
   p_.apply_J(p_.u_minus, p_.v_minus);
   p_.apply_J(p_.u_free, p_.v_f);
   for (int r = 0; r < nl; ++r) p_.v_f[r] += bias_[r];
-  for (const ConstraintBlock& b : p_.blocks) {
-    if (b.kind != RowKind::Contact || b.restitution <= 0.0) continue;
-    const double vn = p_.v_minus[b.offset + 2];
-    if (vn < -st.restitution_threshold)
-      p_.v_f[b.offset + 2] += b.restitution * vn;  // eq. 54-55, normal row only
-  }
   build_delassus(st);
   if (st.softening.enabled) apply_softening(p_, st.softening);
   return p_;

@@ -21,4 +21,21 @@ Result<Scene> fourbar_fixed(const SceneParams&);
 Result<Scene> fourbar_free(const SceneParams&);
 Result<Scene> chain(const SceneParams&);
 
+// scenes_contact.cpp: frictional contact scenes (collision room).
+Result<Scene> box_on_plane(const SceneParams&);
+Result<Scene> ball_drop(const SceneParams&);
+Result<Scene> box_incline(const SceneParams&);
+Result<Scene> box_stack(const SceneParams&);
+Result<Scene> sphere_pile(const SceneParams&);
+
+// scenes_suite_robots.cpp, scenes_suite_animatronics.cpp: the benchmark suite's stand-ins (Table II).
+Result<Scene> arm7d(const SceneParams&);
+Result<Scene> quadruped(const SceneParams&);
+Result<Scene> bdx(const SceneParams&);
+Result<Scene> lima(const SceneParams&);
+Result<Scene> misha(const SceneParams&);
+Result<Scene> walker(const SceneParams&);
+Result<Scene> gazelle(const SceneParams&);
+Result<Scene> ironman(const SceneParams&);
+
 }  // namespace moreau::builtin

@@ -14,6 +14,19 @@ const std::vector<BuiltinScene>& builtin_table() {
       {"fourbar-fixed", "planar four-bar loop, ground link fixed to the world (26 rows, rank 23, 1 DoF)", fourbar_fixed},
       {"fourbar-free", "planar four-bar loop, free-floating (20 rows, rank 17, 7 DoF)", fourbar_free},
       {"chain", "a chain of n links on revolute joints hanging from the world (--set n=30)", chain},
+      {"box-on-plane", "one free 0.2 m cube dropped 1 cm onto the ground (--set drop=, mu=)", box_on_plane},
+      {"ball-drop", "a sphere dropped on a plane, restitution 0.5 (--set height=, restitution=)", ball_drop},
+      {"box-incline", "a cube on a plane tilted 20 degrees, friction 0.5: sticks (--set mu=, angle=)", box_incline},
+      {"box-stack", "a stack of 5 cubes on the ground (--set n=)", box_stack},
+      {"sphere-pile", "n spheres falling into a box-shaped container (--set n=300)", sphere_pile},
+      {"arm7d", "suite: fixed-base 7-DoF arm, 8 bodies, 41 rows, ratio 19.54, PD sinusoids", arm7d},
+      {"quadruped", "suite: free quadruped, 13 bodies, 12 hinges, ratio 29.07, trotting on the ground", quadruped},
+      {"bdx", "suite: free small biped, 15 bodies, 14 hinges, ratio 42.49", bdx},
+      {"lima", "suite: free humanoid, 21 bodies, 20 hinges, ratio 321.39", lima},
+      {"misha", "suite: fixed-base animatronic bust, 22 bodies, 24 joints, 121 rows (12 redundant), ratio 90.67", misha},
+      {"walker", "suite: free animatronic biped, 31 bodies, 36 joints, 180 rows (36 redundant), ratio 99.55", walker},
+      {"gazelle", "suite: fixed-base animatronic quadruped, 38 bodies, 45 joints, 214 rows (46 redundant), ratio 1012.54", gazelle},
+      {"ironman", "suite: fixed-base armoured figure, 54 bodies, 67 joints, 304 rows (80 redundant), ratio 25544.44", ironman},
   };
   return table;
 }

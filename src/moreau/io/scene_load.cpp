@@ -1,6 +1,7 @@
 #include <fstream>
 
 #include "moreau/io/scene.hpp"
+#include "moreau/io/urdf_mjcf.hpp"
 
 namespace moreau {
 
@@ -22,7 +23,9 @@ Result<Scene> load_scene(const std::string& name, const SceneParams& params) {
     if (!params.empty()) return Error{name, 0, "--set", "no parameters (they apply to built-in scenes only)", std::to_string(params.size()) + " given"};
     return load_scene_json_file(name);
   }
-  return Error{name, 0, "scene file", "a .json scene (or a built-in scene name)", "an unknown extension"};
+  if (ends_with(name, ".urdf") || ends_with(name, ".xml") || ends_with(name, ".mjcf"))
+    return load_model_file(name, params);  // URDF / MJCF (docs/model-import.md)
+  return Error{name, 0, "scene file", "a .json scene, .urdf or MJCF .xml file (or a built-in scene name)", "an unknown extension"};
 }
 
 }  // namespace moreau

@@ -19,7 +19,7 @@ bool parse_integrator(const std::string& s, Integrator* out);
 
 struct SimSettings {
   double dt = 1e-3;            // time step [s]
-  std::string solver = "pgs";  // registry name
+  std::string solver = "admm-ncp-sa";  // registry name: the default is the most robust of the measured solvers
   SolverSettings solver_settings;
   Integrator integrator = Integrator::SemiImplicitEuler;
   DynamicsSettings dynamics;

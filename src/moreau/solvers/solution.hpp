@@ -17,7 +17,7 @@ const char* status_name(SolveStatus s);
 
 struct Solution {
   VecX lambda;  // impulses, nl [N s | N m s]
-  VecX v_plus;  // D lambda + v_f, nl
+  VecX v_plus;  // D lambda + v_f (minus the softening bias v_r when present), nl
   SolveStatus status = SolveStatus::Failed;
   int iterations = 0;
   double solve_time_s = 0.0;

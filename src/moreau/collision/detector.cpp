@@ -1,0 +1,176 @@
+// CollisionDetector: world poses and boxes, broadphase (uniform grid, broadphase.hpp; half-spaces
+// tested against every box), filtering, narrowphase, persistent ids.
+#include <algorithm>
+#include <cmath>
+
+#include "moreau/collision/broadphase.hpp"
+#include "moreau/collision/contact.hpp"
+#include "moreau/collision/material.hpp"
+#include "moreau/collision/mesh_bvh.hpp"
+#include "moreau/collision/narrowphase.hpp"
+#include "moreau/math/so3.hpp"
+
+namespace moreau {
+
+struct GeomFilter {
+  int body;
+  uint32_t group, mask;
+};
+
+struct CollisionWorkspace {
+  std::vector<GeomFilter> filter;  // per geometry: body, group, mask
+  std::vector<Vec3> center, half;  // local bounds per geometry
+  std::vector<MeshBvh> bvh;        // per geometry (empty unless a triangle mesh)
+  std::vector<uint64_t> excluded;  // sorted body-pair keys that never collide (joints)
+  std::vector<int> bounded, planes;
+  std::vector<Pose> X;
+  std::vector<Mat3> R;   // X[i].R()
+  std::vector<Vec3> bc;  // bounding sphere centre (world) and radius (+ margin / 2)
+  std::vector<double> br;
+  std::vector<Vec3> lo, hi;
+  GridBroadphase grid;
+  std::vector<std::pair<int, int>> pairs;
+  std::vector<ContactPoint> pts;
+  std::vector<Contact> contacts;
+};
+
+namespace {
+uint64_t body_key(int a, int b) {
+  if (a > b) std::swap(a, b);
+  return (static_cast<uint64_t>(a + 1) << 32) | static_cast<uint64_t>(b + 1);
+}
+}  // namespace
+
+uint64_t contact_id(int geom_a, int geom_b, uint32_t feature) {
+  return (static_cast<uint64_t>(geom_a) << 42) | (static_cast<uint64_t>(geom_b) << 20) |
+         (feature & 0xFFFFFu);
+}
+
+CollisionDetector::CollisionDetector(const Model& model)
+    : model_(&model), ws_(new CollisionWorkspace) {
+  const auto& geoms = model.geometries();
+  const int ng = static_cast<int>(geoms.size());
+  CollisionWorkspace& w = *ws_;
+  w.center.resize(ng);
+  w.half.resize(ng);
+  w.bvh.resize(ng);
+  w.X.resize(ng);
+  w.R.resize(ng);
+  w.bc.resize(ng);
+  w.br.resize(ng);
+  w.lo.resize(ng);
+  w.hi.resize(ng);
+  for (int i = 0; i < ng; ++i) {
+    const Geometry& g = geoms[i];
+    w.filter.push_back({g.body, g.group, g.mask});
+    if (g.type == ShapeType::Plane) {
+      w.planes.push_back(i);
+      continue;
+    }
+    local_bounds(g, &w.center[i], &w.half[i]);
+    if (g.type == ShapeType::TriangleMesh && g.mesh) w.bvh[i] = MeshBvh(*g.mesh);
+    w.bounded.push_back(i);
+  }
+  for (const Joint& j : model.joints())
+    if (!j.collide_connected) w.excluded.push_back(body_key(j.base, j.follower));
+  std::sort(w.excluded.begin(), w.excluded.end());
+}
+
+CollisionDetector::~CollisionDetector() {
+  delete ws_;
+}
+CollisionDetector::CollisionDetector(CollisionDetector&& o) noexcept
+    : model_(o.model_), ws_(o.ws_) {
+  o.ws_ = nullptr;
+}
+CollisionDetector& CollisionDetector::operator=(CollisionDetector&& o) noexcept {
+  std::swap(model_, o.model_);
+  std::swap(ws_, o.ws_);
+  return *this;
+}
+
+// Filtering: different bodies (not both the world), group/mask both ways, no joint between them
+// unless Joint::collide_connected. Reads the compact per-geometry copies (cache friendly).
+static bool may_collide(const CollisionWorkspace& w, int i, int j) {
+  const GeomFilter& a = w.filter[i];
+  const GeomFilter& b = w.filter[j];
+  if (a.body == b.body) return false;
+  if (!(a.group & b.mask) || !(b.group & a.mask)) return false;
+  return w.excluded.empty() ||
+         !std::binary_search(w.excluded.begin(), w.excluded.end(), body_key(a.body, b.body));
+}
+
+// A is the world geometry if there is one, else the lower index.
+static std::pair<int, int> canonical(const CollisionWorkspace& w, int i, int j) {
+  const int bi = w.filter[i].body, bj = w.filter[j].body;
+  if (bj < 0 && bi >= 0) return {j, i};
+  if (bi < 0 && bj >= 0) return {i, j};
+  return {std::min(i, j), std::max(i, j)};
+}
+
+static void broadphase(const Model& m, CollisionWorkspace& w, double margin) {
+  w.pairs.clear();
+  w.grid.overlaps(w.bounded, w.lo, w.hi, [&](int i, int j) {
+    if ((w.bc[i] - w.bc[j]).squaredNorm() > (w.br[i] + w.br[j]) * (w.br[i] + w.br[j]))
+      return;  // bounding spheres
+    if (may_collide(w, i, j)) w.pairs.push_back(canonical(w, i, j));
+  });
+  for (int p : w.planes) {
+    const Vec3 n = w.R[p].col(2);
+    const double off = n.dot(w.X[p].p);
+    for (int j : w.bounded) {
+      const Vec3 c = 0.5 * (w.lo[j] + w.hi[j]), h = 0.5 * (w.hi[j] - w.lo[j]);
+      if (n.dot(c) - off - n.cwiseAbs().dot(h) >= margin) continue;
+      if (may_collide(w, p, j)) w.pairs.push_back(canonical(w, p, j));
+    }
+  }
+  std::sort(w.pairs.begin(), w.pairs.end());
+}
+
+const std::vector<Contact>& CollisionDetector::detect(const State& s,
+                                                      const CollisionSettings& settings) {
+  const Model& m = *model_;
+  CollisionWorkspace& w = *ws_;
+  const auto& geoms = m.geometries();
+  const double margin = settings.margin;
+  for (size_t i = 0; i < geoms.size(); ++i) {
+    const Geometry& g = geoms[i];
+    w.X[i] = g.body < 0 ? g.pose : s.pose(g.body) * g.pose;
+    w.R[i] = w.X[i].R();
+  }
+  for (int i : w.bounded) {
+    world_aabb(w.center[i], w.half[i], w.X[i], &w.lo[i], &w.hi[i]);
+    w.bc[i] = w.X[i].p + w.R[i] * w.center[i];
+    w.br[i] = w.half[i].norm() + 0.5 * margin;
+    w.lo[i].array() -= 0.5 * margin;
+    w.hi[i].array() += 0.5 * margin;
+  }
+  broadphase(m, w, margin);
+  w.contacts.clear();
+  for (const auto& [ga, gb] : w.pairs) {
+    w.pts.clear();
+    collide({&geoms[ga], w.X[ga], &w.bvh[ga], &w.R[ga]},
+            {&geoms[gb], w.X[gb], &w.bvh[gb], &w.R[gb]}, margin, w.pts);
+    std::sort(w.pts.begin(), w.pts.end(),
+              [](const ContactPoint& a, const ContactPoint& b) { return a.feature < b.feature; });
+    const double mu = combine_friction(geoms[ga].material, geoms[gb].material);
+    const double e = combine_restitution(geoms[ga].material, geoms[gb].material);
+    for (const ContactPoint& p : w.pts) {
+      Contact& c = w.contacts.emplace_back();
+      c.geom[0] = ga;
+      c.geom[1] = gb;
+      c.body[0] = geoms[ga].body;
+      c.body[1] = geoms[gb].body;
+      c.point = p.point;
+      c.normal = p.normal;
+      c.gap = p.gap;
+      c.frame = frame_from_normal(p.normal);
+      c.mu = mu;
+      c.restitution = e;
+      c.id = contact_id(ga, gb, p.feature);
+    }
+  }
+  return w.contacts;
+}
+
+}  // namespace moreau

@@ -1,0 +1,157 @@
+// Mesh files through assimp's C API, convex hulls through qhull's reentrant C API (libqhull_r).
+#include "moreau/collision/mesh_io.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#ifdef MOREAU_HAVE_ASSIMP
+#include <assimp/cimport.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#endif
+#ifdef MOREAU_HAVE_QHULL
+extern "C" {
+#include <libqhull_r/qhull_ra.h>
+}
+#endif
+
+namespace moreau {
+
+namespace {
+// Largest |det| over a greedy choice of 4 points: > 0 iff the points span 3D (relative tol).
+bool spans_3d(const std::vector<Vec3>& pts, double* scale) {
+  if (pts.size() < 4) return false;
+  Vec3 lo = pts[0], hi = pts[0];
+  for (const Vec3& p : pts) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  *scale = (hi - lo).norm();
+  if (!(*scale > 0.0)) return false;
+  const double tol = 1e-9 * *scale;
+  size_t i1 = 0;
+  for (size_t i = 0; i < pts.size(); ++i)
+    if ((pts[i] - pts[0]).norm() > (pts[i1] - pts[0]).norm()) i1 = i;
+  const Vec3 e1 = pts[i1] - pts[0];
+  if (e1.norm() <= tol) return false;
+  size_t i2 = 0;
+  double best = 0.0;
+  for (size_t i = 0; i < pts.size(); ++i) {
+    const double a = e1.cross(pts[i] - pts[0]).norm() / e1.norm();
+    if (a > best) best = a, i2 = i;
+  }
+  if (best <= tol) return false;
+  const Vec3 nrm = e1.cross(pts[i2] - pts[0]).normalized();
+  for (const Vec3& p : pts)
+    if (std::abs(nrm.dot(p - pts[0])) > tol) return true;
+  return false;
+}
+}  // namespace
+
+Result<std::shared_ptr<const MeshData>> load_mesh(const std::string& path) {
+  {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return Error{path, 0, "mesh file", "a readable OBJ or STL file", "cannot open it"};
+  }
+#ifdef MOREAU_HAVE_ASSIMP
+  const aiScene* sc =
+      aiImportFile(path.c_str(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices);
+  if (!sc) return Error{path, 0, "mesh file", "a readable OBJ or STL file", aiGetErrorString()};
+  auto mesh = std::make_shared<MeshData>();
+  mesh->source = path;
+  for (unsigned m = 0; m < sc->mNumMeshes; ++m) {
+    const aiMesh* am = sc->mMeshes[m];
+    const int base = static_cast<int>(mesh->vertices.size());
+    for (unsigned v = 0; v < am->mNumVertices; ++v)
+      mesh->vertices.emplace_back(am->mVertices[v].x, am->mVertices[v].y, am->mVertices[v].z);
+    for (unsigned f = 0; f < am->mNumFaces; ++f) {
+      const aiFace& face = am->mFaces[f];
+      if (face.mNumIndices != 3) continue;  // points and lines are not surfaces
+      mesh->triangles.push_back({base + static_cast<int>(face.mIndices[0]),
+                                 base + static_cast<int>(face.mIndices[1]),
+                                 base + static_cast<int>(face.mIndices[2])});
+    }
+  }
+  aiReleaseImport(sc);
+  for (size_t v = 0; v < mesh->vertices.size(); ++v)
+    if (!mesh->vertices[v].allFinite())
+      return Error{path, 0, "mesh vertex " + std::to_string(v), "finite coordinates", "non-finite"};
+  if (mesh->triangles.empty())
+    return Error{path, 0, "mesh", "at least one triangle",
+                 std::to_string(mesh->vertices.size()) + " vertices, no triangles"};
+  return std::shared_ptr<const MeshData>(std::move(mesh));
+#else
+  return Error{path, 0, "mesh file", "moreau built with assimp (libassimp-dev)", "no mesh loader"};
+#endif
+}
+
+Result<std::shared_ptr<const MeshData>> convex_hull(const std::vector<Vec3>& points,
+                                                    const std::string& source) {
+  for (size_t v = 0; v < points.size(); ++v)
+    if (!points[v].allFinite())
+      return Error{source, 0, "hull point " + std::to_string(v), "finite coordinates",
+                   "non-finite"};
+  double scale = 0.0;
+  if (!spans_3d(points, &scale))
+    return Error{source, 0, "convex hull", "at least 4 non-coplanar points",
+                 std::to_string(points.size()) + " points spanning less than 3 dimensions"};
+#ifdef MOREAU_HAVE_QHULL
+  std::vector<coordT> coords(3 * points.size());
+  for (size_t i = 0; i < points.size(); ++i)
+    for (int k = 0; k < 3; ++k) coords[3 * i + k] = points[i][k];
+  qhT qh_storage;
+  qhT* qh = &qh_storage;
+  FILE* err = std::fopen("/dev/null", "w");
+  QHULL_LIB_CHECK
+  qh_zero(qh, err);
+  char flags[] = "qhull Qt";
+  const int code = qh_new_qhull(qh, 3, static_cast<int>(points.size()), coords.data(), False, flags,
+                                nullptr, err);
+  auto mesh = std::make_shared<MeshData>();
+  mesh->source = source;
+  if (code == 0) {
+    std::vector<int> index(points.size(), -1);
+    facetT* facet;
+    vertexT* vertex;
+    vertexT** vertexp;
+    FORALLfacets {
+      std::array<int, 3> tri{};
+      int k = 0;
+      FOREACHvertex_(facet->vertices) {
+        const int id = qh_pointid(qh, vertex->point);
+        if (index[id] < 0) {
+          index[id] = static_cast<int>(mesh->vertices.size());
+          mesh->vertices.push_back(points[id]);
+        }
+        if (k < 3) tri[k] = index[id];
+        ++k;
+      }
+      if (k != 3) continue;
+      const Vec3 nrm(facet->normal[0], facet->normal[1], facet->normal[2]);
+      const Vec3& a = mesh->vertices[tri[0]];
+      if ((mesh->vertices[tri[1]] - a).cross(mesh->vertices[tri[2]] - a).dot(nrm) < 0.0)
+        std::swap(tri[1], tri[2]);
+      mesh->triangles.push_back(tri);
+    }
+  }
+  qh_freeqhull(qh, !qh_ALL);
+  int curlong = 0, totlong = 0;
+  qh_memfreeshort(qh, &curlong, &totlong);
+  if (err) std::fclose(err);
+  if (code != 0 || mesh->triangles.size() < 4)
+    return Error{source, 0, "convex hull", "a hull of 4 or more faces",
+                 "qhull failed (code " + std::to_string(code) + ")"};
+  return std::shared_ptr<const MeshData>(std::move(mesh));
+#else
+  return Error{source, 0, "convex hull", "moreau built with qhull (libqhull-dev)",
+               "no hull library"};
+#endif
+}
+
+Result<std::shared_ptr<const MeshData>> convex_hull(const MeshData& mesh) {
+  return convex_hull(mesh.vertices, mesh.source);
+}
+
+}  // namespace moreau

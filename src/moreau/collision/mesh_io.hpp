@@ -1,0 +1,25 @@
+#pragma once
+// Mesh files (OBJ, STL through assimp) and convex hulls (qhull). Errors name the file and element.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "moreau/model/error.hpp"
+#include "moreau/model/geometry.hpp"
+
+namespace moreau {
+
+// Loads every mesh of an OBJ or STL file as one triangle soup (triangulated, identical vertices
+// joined, node transforms ignored: vertices as written in the file). Errors: missing or unreadable
+// file, no triangles, non-finite vertices.
+Result<std::shared_ptr<const MeshData>> load_mesh(const std::string& path);
+
+// Convex hull of points (outward CCW triangles, hull vertices only). `source` names the points in
+// messages (a file, or "geometry 'x'"). Error: fewer than 4 non-coplanar points, non-finite input.
+Result<std::shared_ptr<const MeshData>> convex_hull(const std::vector<Vec3>& points,
+                                                    const std::string& source);
+
+// Hull of a loaded mesh's vertices, keeping its source.
+Result<std::shared_ptr<const MeshData>> convex_hull(const MeshData& mesh);
+
+}  // namespace moreau

@@ -1,0 +1,58 @@
+// Pair dispatch: analytic routines where they exist, GJK/EPA otherwise, meshes through a BVH.
+#include "moreau/collision/narrowphase.hpp"
+
+namespace moreau {
+
+namespace {
+// Strict order on poses so that same-type pairs are always computed in the same roles.
+bool pose_less(const Pose& x, const Pose& y) {
+  for (int k = 0; k < 3; ++k)
+    if (x.p[k] != y.p[k]) return x.p[k] < y.p[k];
+  for (int k = 0; k < 4; ++k)
+    if (x.q.coeffs()[k] != y.q.coeffs()[k]) return x.q.coeffs()[k] < y.q.coeffs()[k];
+  return false;
+}
+}  // namespace
+
+void flip_contacts(std::vector<ContactPoint>& out, size_t first) {
+  for (size_t i = first; i < out.size(); ++i) {
+    ContactPoint& c = out[i];
+    c.point += c.gap * c.normal;
+    c.normal = -c.normal;
+  }
+}
+
+void collide(const PairInput& a, const PairInput& b, double margin,
+             std::vector<ContactPoint>& out) {
+  const ShapeType ta = a.g->type, tb = b.g->type;
+  if (ta > tb ||
+      (ta == tb && pose_less(b.X, a.X))) {  // canonical order (type, pose), then flip back
+    const size_t first = out.size();
+    collide(b, a, margin, out);
+    flip_contacts(out, first);
+    return;
+  }
+  const PlacedShape sa{a.g, a.X, a.R ? *a.R : a.X.R(), nullptr},
+      sb{b.g, b.X, b.R ? *b.R : b.X.R(), nullptr};
+  if (ta == ShapeType::Plane) {
+    if (tb != ShapeType::Plane) collide_plane(sa, sb, margin, out);
+    return;
+  }
+  if (tb == ShapeType::TriangleMesh) {
+    if (ta != ShapeType::TriangleMesh) collide_mesh(sb, b.bvh, sa, false, margin, out);
+    return;  // mesh-mesh pairs are not supported (docs/collision.md)
+  }
+  if (ta == ShapeType::Sphere && tb == ShapeType::Sphere)
+    return collide_sphere_sphere(sa, sb, margin, out);
+  if (ta == ShapeType::Sphere && tb == ShapeType::Capsule)
+    return collide_sphere_capsule(sa, sb, margin, out);
+  if (ta == ShapeType::Capsule && tb == ShapeType::Capsule)
+    return collide_capsule_capsule(sa, sb, margin, out);
+  if (ta == ShapeType::Sphere && tb == ShapeType::Box)
+    return collide_sphere_box(sa, sb, margin, out);
+  if (ta == ShapeType::Box && tb == ShapeType::Box) return collide_box_box(sa, sb, margin, out);
+  ContactPoint c;
+  if (convex_distance(sa, sb, &c) && c.gap < margin) out.push_back(c);
+}
+
+}  // namespace moreau

@@ -1,0 +1,55 @@
+#pragma once
+// Narrowphase: contact manifold of one geometry pair (docs/collision.md). The normal points from
+// the first geometry (A) to the second (B); swapping A and B flips the normal and moves the point
+// to the other witness, r_A' = r_A + gap n, and changes nothing else (same gaps, same features).
+#include <cstdint>
+#include <vector>
+
+#include "moreau/collision/shape.hpp"
+
+namespace moreau {
+
+struct ContactPoint {
+  Vec3 point = Vec3::Zero();    // witness on A
+  Vec3 normal = Vec3::UnitZ();  // unit, from A to B
+  double gap = 0.0;             // signed distance; witness on B = point + gap normal
+  uint32_t feature = 0;         // stable id of the feature pair within the geometry pair (< 2^20)
+};
+
+class MeshBvh;  // bounding-volume tree of a triangle mesh (narrowphase_mesh.cpp)
+
+struct PairInput {
+  const Geometry* g = nullptr;
+  Pose X;                        // world pose of the geometry frame
+  const MeshBvh* bvh = nullptr;  // triangle meshes: optional tree (else brute force)
+  const Mat3* R = nullptr;       // optional X.R(), precomputed by the detector
+};
+
+// Appends the contacts of pair (a, b) with gap < margin to out (out is not cleared).
+void collide(const PairInput& a, const PairInput& b, double margin, std::vector<ContactPoint>& out);
+
+// Signed distance of two convex shapes (GJK/EPA through libccd + FCL's extension, refined on the
+// support functions): one point, normal from a to b. Exposed for tests; used for pairs without an
+// analytic routine. Returns false if the solver failed.
+bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out);
+
+// Per-family routines (normal from the first argument to the second); append to out.
+void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin,
+                   std::vector<ContactPoint>& out);
+void collide_sphere_sphere(const PlacedShape& a, const PlacedShape& b, double margin,
+                           std::vector<ContactPoint>& out);
+void collide_sphere_capsule(const PlacedShape& a, const PlacedShape& b, double margin,
+                            std::vector<ContactPoint>& out);
+void collide_capsule_capsule(const PlacedShape& a, const PlacedShape& b, double margin,
+                             std::vector<ContactPoint>& out);
+void collide_sphere_box(const PlacedShape& a, const PlacedShape& b, double margin,
+                        std::vector<ContactPoint>& out);
+void collide_box_box(const PlacedShape& a, const PlacedShape& b, double margin,
+                     std::vector<ContactPoint>& out);
+void collide_mesh(const PlacedShape& mesh, const MeshBvh* bvh, const PlacedShape& b, bool mesh_is_a,
+                  double margin, std::vector<ContactPoint>& out);
+
+// Flips contacts [first, end) of out: A and B swapped.
+void flip_contacts(std::vector<ContactPoint>& out, size_t first);
+
+}  // namespace moreau

@@ -1,0 +1,284 @@
+// General convex pairs: libccd's GJK/EPA through FCL's libccd extension (signed distance with
+// witness points), then a Newton refinement of the support-function optimality condition
+//   d = max_{|n| = 1} -(h_A(n) + h_B(-n)),   n* = normal from A to B,
+// which every direction bounds from below (so refinement only accepts improvements).
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include <fcl/narrowphase/detail/convexity_based_algorithm/gjk_libccd-inl.h>
+
+#include "moreau/collision/narrowphase.hpp"
+
+namespace moreau {
+
+namespace {
+// Any orthonormal completion [t, o, n] of a unit normal.
+Mat3 frame_from_normal_local(const Vec3& n) {
+  const Vec3 helper = std::abs(n.x()) < 0.6 ? Vec3::UnitX() : Vec3::UnitY();
+  const Vec3 t = n.cross(helper).normalized();
+  Mat3 F;
+  F.col(0) = t;
+  F.col(1) = n.cross(t);
+  F.col(2) = n;
+  return F;
+}
+
+void ccd_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* v) {
+  const auto* s = static_cast<const PlacedShape*>(obj);
+  const Vec3 x = support(*s, Vec3(dir->v[0], dir->v[1], dir->v[2]));
+  for (int k = 0; k < 3; ++k) v->v[k] = x[k];
+}
+
+void ccd_center(const void* obj, ccd_vec3_t* c) {
+  const auto* s = static_cast<const PlacedShape*>(obj);
+  const Vec3 x = s->tri ? Vec3((s->tri[0] + s->tri[1] + s->tri[2]) / 3.0) : s->X.p;
+  for (int k = 0; k < 3; ++k) c->v[k] = x[k];
+}
+
+// psi(n) = h_A(n) + h_B(-n); the signed distance estimate of direction n is -psi(n).
+double psi(const PlacedShape& a, const PlacedShape& b, const Vec3& n) {
+  return n.dot(support(a, n)) - n.dot(support(b, -n));
+}
+
+// Tangent-plane gradient of psi at unit n: P (s_A(n) - s_B(-n)).
+Eigen::Vector2d grad(const PlacedShape& a, const PlacedShape& b, const Vec3& n, const Vec3& t,
+                     const Vec3& o) {
+  const Vec3 w = support(a, n) - support(b, -n);
+  return {t.dot(w), o.dot(w)};
+}
+
+// Newton's method on the sphere, n(x) = normalize(n + x0 t + x1 o), Hessian by differences of
+// the support gradient. Converges quadratically where both supports are smooth.
+Vec3 refine(const PlacedShape& a, const PlacedShape& b, Vec3 n, double scale) {
+  double f = psi(a, b, n);
+  for (int it = 0; it < 40; ++it) {
+    const Mat3 F = frame_from_normal_local(n);
+    const Vec3 t = F.col(0), o = F.col(1);
+    const Eigen::Vector2d g = grad(a, b, n, t, o);
+    if (g.norm() <= 1e-15 * scale) break;
+    const double h = 1e-7;
+    Eigen::Matrix2d H;
+    for (int k = 0; k < 2; ++k) {
+      const Vec3 nk = (n + h * (k == 0 ? t : o)).normalized();
+      const Vec3 w = support(a, nk) - support(b, -nk);
+      // gradient at nk expressed in (t, o), corrected for the moving normal: d/dx of P(x) w(x)
+      H.col(k) = (Eigen::Vector2d(t.dot(w), o.dot(w)) - g) / h;
+    }
+    H = 0.5 * (H + H.transpose());
+    H -= f *
+         Eigen::Matrix2d::Identity();  // curvature of the sphere: psi(n(x)) ~ psi - |x|^2 psi / 2
+    Eigen::Vector2d step;
+    Eigen::LLT<Eigen::Matrix2d> llt(H);
+    if (llt.info() == Eigen::Success)
+      step = -llt.solve(g);
+    else
+      step = -g / std::max(scale, 1e-300);
+    bool improved = false;
+    for (int ls = 0; ls < 30 && !improved; ++ls, step *= 0.5) {
+      const Vec3 m = (n + step.x() * t + step.y() * o).normalized();
+      const double fm = psi(a, b, m);
+      if (fm < f) {
+        n = m;
+        f = fm;
+        improved = true;
+      }
+    }
+    if (!improved) break;
+  }
+  return n;
+}
+
+// Min-norm element of the convex hull of k points in R^2 (brute force over points, segments and
+// triangles; k <= 9).
+Eigen::Vector2d min_norm_hull(const Eigen::Vector2d* g, int k) {
+  Eigen::Vector2d best = g[0];
+  for (int i = 0; i < k; ++i) {
+    if (g[i].squaredNorm() < best.squaredNorm()) best = g[i];
+    for (int j = i + 1; j < k; ++j) {
+      const Eigen::Vector2d e = g[j] - g[i];
+      const double L = e.squaredNorm();
+      if (L <= 0.0) continue;
+      const double t = std::clamp(-g[i].dot(e) / L, 0.0, 1.0);
+      const Eigen::Vector2d p = g[i] + t * e;
+      if (p.squaredNorm() < best.squaredNorm()) best = p;
+      for (int m = j + 1; m < k; ++m) {  // origin inside the triangle: 0 is in the hull
+        auto cr = [](const Eigen::Vector2d& u, const Eigen::Vector2d& v) {
+          return u.x() * v.y() - u.y() * v.x();
+        };
+        const double c1 = cr(g[j] - g[i], -g[i]), c2 = cr(g[m] - g[j], -g[j]),
+                     c3 = cr(g[i] - g[m], -g[m]);
+        if ((c1 >= 0 && c2 >= 0 && c3 >= 0) || (c1 <= 0 && c2 <= 0 && c3 <= 0))
+          return Eigen::Vector2d::Zero();
+      }
+    }
+  }
+  return best;
+}
+
+// Gradient sampling on the sphere (Burke, Lewis, Overton): descent along the min-norm element of
+// the gradients sampled within radius eps; shrinks eps when it is stationary at that radius.
+// Handles the kinks (ridges) of box, cylinder and capsule support functions.
+Vec3 gradient_sampling(const PlacedShape& a, const PlacedShape& b, Vec3 n) {
+  double f = psi(a, b, n);
+  double eps = 1e-3;
+  for (int it = 0; it < 2000 && eps > 1e-13; ++it) {
+    const Mat3 F = frame_from_normal_local(n);
+    const Vec3 t = F.col(0), o = F.col(1);
+    auto at = [&](const Eigen::Vector2d& x) {
+      return Vec3((n + x.x() * t + x.y() * o).normalized());
+    };
+    Eigen::Vector2d g[9];
+    for (int k = 0; k < 9; ++k) {
+      const Eigen::Vector2d x = k == 0 ? Eigen::Vector2d::Zero()
+                                       : Eigen::Vector2d(eps * std::cos(k * 0.7853981633974483),
+                                                         eps * std::sin(k * 0.7853981633974483));
+      const Vec3 m = at(x);
+      Vec3 w = support(a, m) - support(b, -m);
+      w -= m.dot(w) * m;  // tangent part at m
+      g[k] = Eigen::Vector2d(t.dot(w), o.dot(w)) / (n + x.x() * t + x.y() * o).norm();
+    }
+    const Eigen::Vector2d d = min_norm_hull(g, 9);
+    const double dn = d.norm();
+    if (dn <= 1e-14) {
+      eps *= 0.1;
+      continue;
+    }
+    bool moved = false;
+    for (double alpha = 4.0 * eps; alpha > 1e-16; alpha *= 0.5) {
+      const Vec3 m = at(-alpha * d / dn);
+      const double fm = psi(a, b, m);
+      if (fm <= f - 1e-4 * alpha * dn) {
+        n = m;
+        f = fm;
+        moved = true;
+        break;
+      }
+    }
+    if (!moved) eps *= 0.1;
+  }
+  return n;
+}
+// Local axes along which a shape's support function has a ridge (kink where the direction is
+// perpendicular to the axis): the 3 box axes, the axis of cylinders and capsules.
+int ridge_axes(const PlacedShape& s, Vec3* axes) {
+  if (s.tri) return 0;
+  switch (s.g->type) {
+    case ShapeType::Box:
+      for (int k = 0; k < 3; ++k) axes[k] = s.R.col(k);
+      return 3;
+    case ShapeType::Cylinder:
+    case ShapeType::Capsule:
+      axes[0] = s.R.col(2);
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+// When n lies on a ridge (n . axis ~ 0), minimize psi on that great circle by golden section:
+// the along-ridge optimum that a sampling method approaches only slowly.
+Vec3 ridge_refine(const PlacedShape& a, const PlacedShape& b, Vec3 n) {
+  Vec3 axes[6];
+  const int na = ridge_axes(a, axes);
+  const int nb = na + ridge_axes(b, axes + na);
+  double f = psi(a, b, n);
+  for (int k = 0; k < nb; ++k) {
+    const Vec3& ax = axes[k];
+    if (std::abs(n.dot(ax)) > 1e-6) continue;
+    const Vec3 u = (n - n.dot(ax) * ax).normalized(), v = ax.cross(u);
+    auto g = [&](double th) { return psi(a, b, std::cos(th) * u + std::sin(th) * v); };
+    double lo = -1e-2, hi = 1e-2;
+    const double phi = 0.6180339887498949;
+    double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo), f1 = g(x1), f2 = g(x2);
+    while (hi - lo > 1e-14) {
+      if (f1 < f2)
+        hi = x2, x2 = x1, f2 = f1, x1 = hi - phi * (hi - lo), f1 = g(x1);
+      else
+        lo = x1, x1 = x2, f1 = f2, x2 = lo + phi * (hi - lo), f2 = g(x2);
+    }
+    const double th = 0.5 * (lo + hi);
+    const Vec3 m = std::cos(th) * u + std::sin(th) * v;
+    const double fm = psi(a, b, m);
+    if (fm < f) n = m, f = fm;
+  }
+  return n;
+}
+}  // namespace
+
+bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out) {
+  ccd_t ccd;
+  CCD_INIT(&ccd);
+  ccd.support1 = ccd_support;
+  ccd.support2 = ccd_support;
+  ccd.center1 = ccd_center;
+  ccd.center2 = ccd_center;
+  ccd.max_iterations = 500;
+  ccd.epa_tolerance = 1e-8;
+  ccd.dist_tolerance = 1e-12;
+  // Separated: GJK distance with witnesses (FCL's libccd extension). Penetrating: libccd's EPA
+  // (exact for polytopes), MPR if EPA fails; FCL's EPA is avoided (it can crash on curved shapes).
+  ccd_vec3_t p1, p2;
+  const double dist = fcl::detail::libccd_extension::ccdGJKDist2(&a, &b, &ccd, &p1, &p2);
+  const Vec3 ca = a.tri ? Vec3((a.tri[0] + a.tri[1] + a.tri[2]) / 3.0) : a.X.p;
+  const Vec3 cb = b.tri ? Vec3((b.tri[0] + b.tri[1] + b.tri[2]) / 3.0) : b.X.p;
+  Vec3 n, wa;
+  if (dist >= 0.0) {
+    wa = Vec3(p1.v[0], p1.v[1], p1.v[2]);
+    n = Vec3(p2.v[0], p2.v[1], p2.v[2]) - wa;
+  } else {
+    ccd_real_t depth = 0.0;
+    ccd_vec3_t dir, pos;
+    if (ccdGJKPenetration(&a, &b, &ccd, &depth, &dir, &pos) != 0 &&
+        ccdMPRPenetration(&a, &b, &ccd, &depth, &dir, &pos) != 0)
+      return false;
+    n = Vec3(dir.v[0], dir.v[1], dir.v[2]);  // translating B by depth * dir separates: from A to B
+    wa = Vec3(pos.v[0], pos.v[1], pos.v[2]);
+  }
+  if (!n.allFinite() || !wa.allFinite()) return false;
+  if (n.norm() > 1e-12)
+    n.normalize();
+  else
+    n = (cb - ca).norm() > 0.0 ? Vec3((cb - ca).normalized()) : Vec3::UnitZ();
+  if (psi(a, b, -n) < psi(a, b, n)) n = -n;
+  const double scale = std::max(
+      (support(a, n) - support(a, -n)).norm() + (support(b, n) - support(b, -n)).norm(), 1e-12);
+  Vec3 nr = refine(a, b, n, scale);
+  const bool smooth = strictly_convex(a.g->type) && strictly_convex(b.g->type) && !a.tri && !b.tri;
+  if (dist < 0.0 && !smooth) {
+    // Penetration depth may have several local minima and EPA on curved shapes is approximate:
+    // sample 256 directions (Fibonacci) and refine the 3 best, keep the best overall.
+    std::array<std::pair<double, int>, 256> cand;
+    auto fib = [](int i) {
+      const double z = 1.0 - 2.0 * (i + 0.5) / 256.0, ph = i * 2.399963229728653,
+                   r = std::sqrt(1.0 - z * z);
+      return Vec3(r * std::cos(ph), r * std::sin(ph), z);
+    };
+    for (int i = 0; i < 256; ++i) cand[i] = {psi(a, b, fib(i)), i};
+    std::partial_sort(cand.begin(), cand.begin() + 3, cand.end());
+    double best = psi(a, b, nr);
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 m =
+          ridge_refine(a, b, refine(a, b, gradient_sampling(a, b, fib(cand[k].second)), scale));
+      const double fm = psi(a, b, m);
+      if (fm < best) best = fm, nr = m;
+    }
+  }
+  if (!smooth) nr = ridge_refine(a, b, refine(a, b, gradient_sampling(a, b, nr), scale));
+  const double f = psi(a, b, nr);
+  ContactPoint c;
+  c.normal = nr;
+  c.gap = -f;
+  const Vec3 sa = support(a, nr);
+  if (strictly_convex(a.g->type) && !a.tri)
+    c.point = sa;  // unique support points
+  else if (strictly_convex(b.g->type) && !b.tri)
+    c.point = support(b, -nr) - c.gap * nr;
+  else
+    c.point = wa + (sa - wa).dot(nr) * nr;  // GJK/EPA witness on A, moved onto A's supporting plane
+  c.feature = 0;
+  *out = c;
+  return true;
+}
+
+}  // namespace moreau

@@ -1,0 +1,45 @@
+#pragma once
+// A geometry placed in the world: support function h(d) = max_{x in shape} d.x (convex shapes),
+// world bounding boxes. Internal to the collision room (and its tests).
+#include "moreau/model/geometry.hpp"
+
+namespace moreau {
+
+struct PlacedShape {
+  const Geometry* g = nullptr;
+  Pose X;                     // world pose of the geometry frame
+  Mat3 R = Mat3::Identity();  // X.R()
+  const Vec3* tri =
+      nullptr;  // non-null: the shape is this triangle (3 world points), g is the mesh
+};
+
+inline PlacedShape place(const Geometry& g, const Pose& X) {
+  return {&g, X, X.R(), nullptr};
+}
+
+// Farthest point of the shape along the (not necessarily unit) world direction d. Planes and
+// triangle meshes are not convex shapes: callers never ask them (triangles use `tri`).
+Vec3 support(const PlacedShape& s, const Vec3& d);
+// Local-frame support of a convex geometry.
+Vec3 support_local(const Geometry& g, const Vec3& d);
+// h(d) = d . support(d)
+inline double support_value(const PlacedShape& s, const Vec3& d) {
+  return d.dot(support(s, d));
+}
+
+// Local bounding box (half extents about `center`) of a bounded geometry; planes get infinity.
+void local_bounds(const Geometry& g, Vec3* center, Vec3* half);
+// World AABB of local bounds placed at X.
+inline void world_aabb(const Vec3& center, const Vec3& half, const Pose& X, Vec3* lo, Vec3* hi) {
+  const Mat3 A = X.R().cwiseAbs();
+  const Vec3 c = X * center, h = A * half;
+  *lo = c - h;
+  *hi = c + h;
+}
+
+// True for shapes whose support point is unique in every direction (strictly convex).
+inline bool strictly_convex(ShapeType t) {
+  return t == ShapeType::Sphere || t == ShapeType::Ellipsoid;
+}
+
+}  // namespace moreau

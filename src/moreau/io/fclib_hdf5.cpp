@@ -1,0 +1,250 @@
+// Reading FCLib HDF5 files through HDF5's C API (layout of FCLib's fclib.c: /fclib_local/W,
+// /fclib_local/vectors/{q,mu}, /fclib_global/{M,H,G}, /fclib_global/vectors/{f,w,mu,b},
+// matrices as groups {m, n, nz, nzmax, p, i, x}: nz >= 0 triplet (i rows, p columns, as in
+// CSparse), nz = -1 CSC, nz = -2 CSR; a 2-D dataset is read as a dense matrix).
+#include "moreau/io/fclib.hpp"
+
+#ifdef MOREAU_HAVE_HDF5
+#include <hdf5.h>
+#endif
+
+#include <cmath>
+#include <vector>
+
+namespace moreau {
+
+#ifndef MOREAU_HAVE_HDF5
+
+bool fclib_supported() {
+  return false;
+}
+Result<FclibProblem> load_fclib(const std::string& path) {
+  return Error{path, 0, "FCLib file", "moreau built with HDF5 (install libhdf5-dev, reconfigure)",
+               "built without HDF5"};
+}
+
+#else
+
+bool fclib_supported() {
+  return true;
+}
+
+namespace {
+
+// Closes an HDF5 handle on scope exit.
+struct Handle {
+  hid_t id = -1;
+  herr_t (*close)(hid_t) = nullptr;
+  ~Handle() {
+    if (id >= 0 && close) close(id);
+  }
+};
+
+// Silences HDF5's error stack printing for the duration of a load (restored afterwards).
+struct QuietErrors {
+  H5E_auto2_t func = nullptr;
+  void* data = nullptr;
+  QuietErrors() {
+    H5Eget_auto2(H5E_DEFAULT, &func, &data);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~QuietErrors() { H5Eset_auto2(H5E_DEFAULT, func, data); }
+};
+
+struct Reader {
+  hid_t file;
+  std::string path;
+
+  bool exists(const std::string& name) const {
+    // H5Lexists needs every intermediate link to exist: check each prefix.
+    size_t pos = 0;
+    while ((pos = name.find('/', pos + 1)) != std::string::npos)
+      if (H5Lexists(file, name.substr(0, pos).c_str(), H5P_DEFAULT) <= 0) return false;
+    return H5Lexists(file, name.c_str(), H5P_DEFAULT) > 0;
+  }
+  Error err(const std::string& ds, const std::string& expected, const std::string& got) const {
+    return Error{path, 0, "dataset " + ds, expected, got};
+  }
+  // Reads a numeric dataset (any rank) as doubles or ints; dims returned.
+  template <class T>
+  Result<std::vector<T> > read(const std::string& ds, std::vector<hsize_t>* dims = nullptr) const {
+    if (!exists(ds)) return err(ds, "present", "missing");
+    Handle d{H5Dopen2(file, ds.c_str(), H5P_DEFAULT), H5Dclose};
+    if (d.id < 0) return err(ds, "a dataset", "not readable");
+    Handle sp{H5Dget_space(d.id), H5Sclose};
+    Handle ty{H5Dget_type(d.id), H5Tclose};
+    const H5T_class_t cls = H5Tget_class(ty.id);
+    if (cls != H5T_INTEGER && cls != H5T_FLOAT) return err(ds, "numbers", "a non-numeric type");
+    if (std::is_integral_v<T> && cls != H5T_INTEGER) return err(ds, "integers", "floating point");
+    const int rank = H5Sget_simple_extent_ndims(sp.id);
+    if (rank < 0 || rank > 2)
+      return err(ds, "a scalar, vector or matrix", "rank " + std::to_string(rank));
+    std::vector<hsize_t> dd(rank);
+    H5Sget_simple_extent_dims(sp.id, dd.data(), nullptr);
+    hsize_t count = 1;
+    for (hsize_t x : dd) count *= x;
+    std::vector<T> out(count);
+    const hid_t mem = std::is_integral_v<T> ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
+    if (count > 0 && H5Dread(d.id, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
+      return err(ds, "readable data", "a read error");
+    if (dims) *dims = dd;
+    return out;
+  }
+  Result<int> scalar(const std::string& ds) const {
+    auto v = read<int>(ds);
+    if (!v) return v.error();
+    if (v->size() != 1) return err(ds, "one integer", std::to_string(v->size()) + " values");
+    return (*v)[0];
+  }
+  Result<VecX> vec(const std::string& ds, int n) const {
+    auto v = read<double>(ds);
+    if (!v) return v.error();
+    if (static_cast<int>(v->size()) != n)
+      return err(ds, std::to_string(n) + " entries", std::to_string(v->size()));
+    VecX out = Eigen::Map<const VecX>(v->data(), n);
+    for (int k = 0; k < n; ++k)
+      if (!std::isfinite(out[k]))
+        return err(ds + "[" + std::to_string(k) + "]", "a finite number", std::to_string(out[k]));
+    return out;
+  }
+  Result<Eigen::SparseMatrix<double> > matrix(const std::string& g) const;
+};
+
+Result<Eigen::SparseMatrix<double> > Reader::matrix(const std::string& g) const {
+  if (!exists(g)) return err(g, "present", "missing");
+  H5O_info_t info;
+  if (H5Oget_info_by_name(file, g.c_str(), &info, H5P_DEFAULT) >= 0 &&
+      info.type == H5O_TYPE_DATASET) {  // dense storage
+    std::vector<hsize_t> dims;
+    auto x = read<double>(g, &dims);
+    if (!x) return x.error();
+    if (dims.size() != 2)
+      return err(g, "a 2-D dense matrix", "rank " + std::to_string(dims.size()));
+    const Eigen::Map<const Eigen::Matrix<double, -1, -1, Eigen::RowMajor> > A(
+        x->data(), static_cast<int>(dims[0]), static_cast<int>(dims[1]));
+    return Eigen::SparseMatrix<double>(MatX(A).sparseView(1.0, 0.0));
+  }
+  auto m = scalar(g + "/m"), n = scalar(g + "/n"), nz = scalar(g + "/nz");
+  if (!m) return m.error();
+  if (!n) return n.error();
+  if (!nz) return nz.error();
+  if (*m < 0 || *n < 0)
+    return err(g + "/m, n", "sizes >= 0", std::to_string(*m) + ", " + std::to_string(*n));
+  auto p = read<int>(g + "/p");
+  auto ii = read<int>(g + "/i");
+  auto x = read<double>(g + "/x");
+  if (!p) return p.error();
+  if (!ii) return ii.error();
+  if (!x) return x.error();
+  std::vector<Eigen::Triplet<double> > t;
+  auto add = [&](long r, long c, long k) -> bool {
+    if (r < 0 || r >= *m || c < 0 || c >= *n || k >= static_cast<long>(x->size())) return false;
+    t.emplace_back(static_cast<int>(r), static_cast<int>(c), (*x)[k]);
+    return true;
+  };
+  if (*nz >= 0) {  // triplet: i = row, p = column
+    if (static_cast<int>(p->size()) < *nz || static_cast<int>(ii->size()) < *nz)
+      return err(g + "/p, i", std::to_string(*nz) + " entries (nz)", "fewer");
+    for (int k = 0; k < *nz; ++k)
+      if (!add((*ii)[k], (*p)[k], k))
+        return err(g + "/i, p", "indices inside m x n", "entry " + std::to_string(k));
+  } else if (*nz == -1 || *nz == -2) {  // compressed columns / rows
+    const int outer = *nz == -1 ? *n : *m;
+    if (static_cast<int>(p->size()) != outer + 1)
+      return err(g + "/p", std::to_string(outer + 1) + " pointers", std::to_string(p->size()));
+    for (int o = 0; o < outer; ++o) {
+      if ((*p)[o] > (*p)[o + 1] || (*p)[o] < 0 || (*p)[o + 1] > static_cast<int>(ii->size()))
+        return err(g + "/p", "non-decreasing pointers into i", "p[" + std::to_string(o) + "]");
+      for (int k = (*p)[o]; k < (*p)[o + 1]; ++k) {
+        const bool ok = *nz == -1 ? add((*ii)[k], o, k) : add(o, (*ii)[k], k);
+        if (!ok) return err(g + "/i", "indices inside m x n", "entry " + std::to_string(k));
+      }
+    }
+  } else {
+    return err(g + "/nz", ">= 0 (triplet), -1 (CSC) or -2 (CSR)", std::to_string(*nz));
+  }
+  for (const auto& e : t)
+    if (!std::isfinite(e.value()))
+      return err(g + "/x", "finite numbers",
+                 "entry (" + std::to_string(e.row()) + ", " + std::to_string(e.col()) +
+                     ") = " + std::to_string(e.value()));
+  Eigen::SparseMatrix<double> A(*m, *n);
+  A.setFromTriplets(t.begin(), t.end());  // duplicates are summed (CSparse semantics)
+  return A;
+}
+
+Result<FclibProblem> load_local(const Reader& rd) {
+  auto W = rd.matrix("/fclib_local/W");
+  if (!W) return W.error();
+  if (rd.exists("/fclib_local/V") || rd.exists("/fclib_local/R"))
+    return rd.err("/fclib_local/V, R", "no equality constraints (mixed problem)", "present");
+  auto q = rd.vec("/fclib_local/vectors/q", static_cast<int>(W->rows()));
+  if (!q) return q.error();
+  auto mu = rd.vec("/fclib_local/vectors/mu", static_cast<int>(W->rows() / 3));
+  if (!mu) return mu.error();
+  return fclib_local_problem(*W, *q, *mu, rd.path);
+}
+
+Result<FclibProblem> load_global(const Reader& rd) {
+  if (rd.exists("/fclib_global/G"))
+    return rd.err("/fclib_global/G", "no equality constraints (not supported)", "present");
+  auto M = rd.matrix("/fclib_global/M");
+  if (!M) return M.error();
+  auto H = rd.matrix("/fclib_global/H");
+  if (!H) return H.error();
+  auto f = rd.vec("/fclib_global/vectors/f", static_cast<int>(M->rows()));
+  if (!f) return f.error();
+  auto w = rd.vec("/fclib_global/vectors/w", static_cast<int>(H->cols()));
+  if (!w) return w.error();
+  auto mu = rd.vec("/fclib_global/vectors/mu", static_cast<int>(H->cols() / 3));
+  if (!mu) return mu.error();
+  return fclib_global_problem(*M, *H, *f, *w, *mu, rd.path);
+}
+
+std::string read_string(const Reader& rd, const std::string& ds) {
+  if (!rd.exists(ds)) return {};
+  Handle d{H5Dopen2(rd.file, ds.c_str(), H5P_DEFAULT), H5Dclose};
+  Handle ty{H5Dget_type(d.id), H5Tclose};
+  if (d.id < 0 || H5Tget_class(ty.id) != H5T_STRING || H5Tis_variable_str(ty.id) > 0) return {};
+  std::string s(H5Tget_size(ty.id), '\0');
+  if (H5Dread(d.id, ty.id, H5S_ALL, H5S_ALL, H5P_DEFAULT, s.data()) < 0) return {};
+  s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
+  return s;
+}
+
+}  // namespace
+
+Result<FclibProblem> load_fclib(const std::string& path) {
+  QuietErrors quiet;
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    return Error{path, 0, "FCLib file", "a readable HDF5 file", "not HDF5 or not readable"};
+  Handle f{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  if (f.id < 0) return Error{path, 0, "FCLib file", "a readable HDF5 file", "open failed"};
+  const Reader rd{f.id, path};
+  const bool local = rd.exists("/fclib_local"), global = rd.exists("/fclib_global");
+  if (!local && !global)
+    return Error{path, 0, "FCLib file", "a group /fclib_local or /fclib_global", "neither"};
+  const std::string root = local ? "/fclib_local" : "/fclib_global";
+  if (rd.exists(root + "/spacedim")) {
+    auto dim = rd.scalar(root + "/spacedim");
+    if (!dim) return dim.error();
+    if (*dim != 3) return rd.err(root + "/spacedim", "3 (3-D friction)", std::to_string(*dim));
+  }
+  Result<FclibProblem> r = local ? load_local(rd) : load_global(rd);
+  if (!r) return r;
+  r->title = read_string(rd, root + "/info/title");
+  r->description = read_string(rd, root + "/info/description");
+  if (rd.exists("/solution/r")) {
+    auto s = rd.vec("/solution/r", r->problem.nl);
+    if (s) {
+      r->solution.resize(r->problem.nl);
+      for (int c = 0; c < r->contacts; ++c)
+        for (int k = 0; k < 3; ++k) r->solution[3 * c + k] = (*s)[3 * c + fclib_coordinate(k)];
+    }
+  }
+  return r;
+}
+
+#endif  // MOREAU_HAVE_HDF5
+
+}  // namespace moreau

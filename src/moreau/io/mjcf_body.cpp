@@ -1,0 +1,322 @@
+// MJCF <worldbody>/<body> trees: frames, inertia (explicit or from geoms) and the mapping of a
+// body's MJCF joints onto one moreau joint (docs/model-import.md, "Joints").
+#include <cmath>
+#include <cstring>
+
+#include "moreau/io/mjcf_internal.hpp"
+
+namespace moreau::mjcf {
+
+namespace {
+
+constexpr double kTol = 1e-9;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct ParsedJoint {
+  SourceJoint src;
+  const Element* e = nullptr;
+  std::string element;
+  bool limited = false;
+  double lo = -kInf, hi = kInf, damping = 0.0, stiffness = 0.0, springref = 0.0;
+};
+
+ParsedJoint parse_joint(Context& c, const Element* e, const std::string& cls) {
+  ParsedJoint j;
+  j.e = e;
+  const bool free = std::strcmp(e->Name(), "freejoint") == 0;
+  const char* nm = e->Attribute("name");
+  j.src.name = nm ? nm : "joint" + std::to_string(c.unnamed++);
+  j.element = "joint '" + j.src.name + "'";
+  j.src.line = e->GetLineNum();
+  Attrs a(c, e, free ? "main" : cls, j.element);
+  const std::string type = free ? "free" : a.str("type", "hinge");
+  if (type == "hinge")
+    j.src.kind = SourceKind::Hinge;
+  else if (type == "slide")
+    j.src.kind = SourceKind::Slide;
+  else if (type == "ball")
+    j.src.kind = SourceKind::Ball;
+  else if (type == "free")
+    j.src.kind = SourceKind::Free;
+  else
+    c.fail(e, j.element + " type", "hinge, slide, ball or free", "'" + type + "'");
+  if (free) return j;
+  const double unit =
+      (j.src.kind == SourceKind::Hinge || j.src.kind == SourceKind::Ball) && c.degrees
+          ? M_PI / 180.0
+          : 1.0;
+  j.src.anchor = a.vec3("pos", Vec3::Zero());
+  const Vec3 axis = a.vec3("axis", Vec3::UnitZ());
+  if (!(axis.norm() > 1e-12)) c.fail(e, j.element + " axis", "a non-zero axis", "0 0 0");
+  j.src.axis = axis.normalized();
+  j.src.ref = a.num("ref", 0.0) * unit;
+  const std::vector<double> range = a.nums("range", 2, 2, {0.0, 0.0});
+  const int limited = a.tristate("limited", c.autolimits ? -1 : 0);
+  j.limited = limited == 1 || (limited == -1 && a.has("range"));
+  if (j.limited) {
+    j.lo = range[0] * unit;
+    j.hi = range[1] * unit;
+    if (!(j.lo <= j.hi))
+      c.fail(e, j.element + " range", "lower <= upper",
+             std::to_string(range[0]) + " > " + std::to_string(range[1]));
+  }
+  j.damping = a.num("damping", 0.0);
+  j.stiffness = a.num("stiffness", 0.0);
+  j.springref = a.num("springref", 0.0) * unit;
+  if (j.damping < 0.0 || j.stiffness < 0.0)
+    c.fail(e, j.element, "damping, stiffness >= 0", "a negative value");
+  if (a.num("armature", 0.0) != 0.0)
+    c.ignore("joint attribute 'armature' (no generalized coordinates in moreau)", e->GetLineNum());
+  if (a.num("frictionloss", 0.0) != 0.0)
+    c.ignore("joint attribute 'frictionloss'", e->GetLineNum());
+  a.ignore_attrs({"solreflimit", "solimplimit", "solref", "solimp", "margin"});
+  return j;
+}
+
+Quat frame_with_axes(const Vec3& x, const Vec3& y) {
+  Mat3 R;
+  R << x, y, x.cross(y);
+  return Quat(R).normalized();
+}
+
+// Distance between the lines (p1, a1) and (p2, a2) and the midpoint of their common perpendicular.
+double line_distance(const Vec3& p1, const Vec3& a1, const Vec3& p2, const Vec3& a2, Vec3* mid) {
+  const Vec3 n = a1.cross(a2), d = p2 - p1;
+  if (n.norm() < kTol) {  // parallel
+    *mid = p1;
+    return (d - a1 * a1.dot(d)).norm();
+  }
+  const double t1 = d.cross(a2).dot(n) / n.squaredNorm(), t2 = d.cross(a1).dot(n) / n.squaredNorm();
+  const Vec3 q1 = p1 + t1 * a1, q2 = p2 + t2 * a2;
+  *mid = 0.5 * (q1 + q2);
+  return (q1 - q2).norm();
+}
+
+// Records the body's joints as the link's sources (qpos order, names) and sets per-DoF limits,
+// damping and springs; `dof[k]` is joint k's moreau DoF (-1: none), `sign[k]` its direction.
+void register_joints(Context& c, int link, const std::vector<ParsedJoint>& js,
+                     const std::vector<int>& dof, const std::vector<double>& sign) {
+  TreeLink& l = c.tree.links[link];
+  const int nj = static_cast<int>(js.size());
+  for (int k = 0; k < nj; ++k) {
+    const ParsedJoint& j = js[k];
+    l.sources.push_back(j.src);
+    if (c.joints.count(j.src.name))
+      c.fail(j.e, j.element, "a unique joint name", "a second definition");
+    JointRef ref{link, k, dof[k], sign[k]};
+    c.joints[j.src.name] = ref;
+    c.qpos_order.push_back(ref);
+    if (dof[k] < 0) continue;
+    const double s = sign[k];
+    if (j.limited)
+      l.limits[dof[k]] = s > 0 ? DofLimit{j.lo - j.src.ref, j.hi - j.src.ref}
+                               : DofLimit{-(j.hi - j.src.ref), -(j.lo - j.src.ref)};
+    l.damping[dof[k]] = j.damping;
+    if (j.stiffness > 0.0) {  // a joint spring as an explicit PD force towards springref
+      DofActuator& act = l.actuators[dof[k]];
+      act.mode = ActuationMode::Position;
+      act.kp = j.stiffness;
+      act.target = s * (j.springref - j.src.ref);
+    }
+  }
+  l.joint_name.clear();
+  for (const ParsedJoint& j : js) l.joint_name += (l.joint_name.empty() ? "" : "+") + j.src.name;
+}
+
+// Maps the body's joints onto one moreau joint; sets l.joint, l.joint_frame, sources, per-DoF
+// limits, damping and springs, and registers the joints. `signs` per source: DoF sign.
+void map_joints(Context& c, const Element* body, int link, std::vector<ParsedJoint>& js) {
+  TreeLink& l = c.tree.links[link];
+  const std::string elem = l.element;
+  const int nj = static_cast<int>(js.size());
+  int nh = 0, ns = 0, nb = 0, nf = 0;
+  for (const ParsedJoint& j : js) {
+    nh += j.src.kind == SourceKind::Hinge;
+    ns += j.src.kind == SourceKind::Slide;
+    nb += j.src.kind == SourceKind::Ball;
+    nf += j.src.kind == SourceKind::Free;
+  }
+  auto unsupported = [&](const std::string& why) {
+    std::string names;
+    for (const ParsedJoint& j : js) names += (names.empty() ? "" : ", ") + j.src.name;
+    c.fail(body, elem, "a joint combination moreau maps onto one joint (see docs/model-import.md)",
+           "unsupported joint combination (" + names + "): " + why);
+  };
+  std::vector<int> dof(nj, -1);
+  std::vector<double> sign(nj, 1.0);
+  const Vec3 a0 = nj ? js[0].src.axis : Vec3::UnitX(), p0 = nj ? js[0].src.anchor : Vec3::Zero();
+  if (nj == 0) {
+    l.joint = JointType::Fixed;
+  } else if (nf > 0) {
+    if (nj > 1) unsupported("a free joint with other joints");
+    l.joint = JointType::Free;
+  } else if (nb > 0) {
+    if (nj > 1) unsupported("a ball joint with other joints");
+    l.joint = JointType::Spherical;
+    l.joint_frame = {p0, Quat::Identity()};
+    if (js[0].limited)
+      c.warn(js[0].src.line,
+             js[0].element + ": the ball joint's cone range is ignored (no cone limits in moreau)");
+  } else if (nj == 1) {
+    l.joint = ns ? JointType::Prismatic : JointType::Revolute;
+    l.joint_frame = {p0, Quat::FromTwoVectors(Vec3::UnitX(), a0)};
+    dof[0] = 0;
+  } else if (nj == 2 && nh == 1 && ns == 1) {
+    const int h = js[0].src.kind == SourceKind::Hinge ? 0 : 1, s = 1 - h;
+    if (js[h].src.axis.dot(js[s].src.axis) < 1.0 - kTol)
+      unsupported("a slide and a hinge along different directions");
+    l.joint = JointType::Cylindrical;
+    l.joint_frame = {js[h].src.anchor, Quat::FromTwoVectors(Vec3::UnitX(), js[h].src.axis)};
+    dof[s] = 0, dof[h] = 1;
+  } else if (nj == 2 && nh == 2) {
+    const Vec3 a1 = js[1].src.axis;
+    if (std::abs(a0.dot(a1)) > kTol) unsupported("two hinges whose axes are not perpendicular");
+    Vec3 mid;
+    const double d = line_distance(p0, a0, js[1].src.anchor, a1, &mid);
+    if (d > kTol)
+      c.warn(js[0].src.line, elem + ": the axes of hinges " + js[0].src.name + " and " +
+                                 js[1].src.name + " do not intersect (" + std::to_string(d) +
+                                 " m apart): approximated by a universal joint at the midpoint of "
+                                 "their common perpendicular");
+    l.joint = JointType::Universal;
+    l.joint_frame = {mid, frame_with_axes(a0, a1)};
+    dof[0] = 0, dof[1] = 1;
+  } else if (nj == 3 && nh == 3) {
+    for (const ParsedJoint& j : js)
+      if ((j.src.anchor - p0).norm() > kTol) unsupported("three hinges at different anchors");
+    const Vec3 a1 = js[1].src.axis, a2 = js[2].src.axis;
+    if (std::abs(a0.cross(a1).dot(a2)) < 1e-6) unsupported("three hinges with coplanar axes");
+    l.joint = JointType::Spherical;
+    const bool ortho =
+        std::abs(a0.dot(a1)) < kTol && std::abs(a0.dot(a2)) < kTol && std::abs(a1.dot(a2)) < kTol;
+    l.joint_frame = {p0, ortho ? frame_with_axes(a0, a1) : Quat::Identity()};
+    if (ortho) {
+      dof = {0, 1, 2};
+      sign[2] = a0.cross(a1).dot(a2) > 0.0 ? 1.0 : -1.0;
+      c.warn(js[0].src.line,
+             elem + ": hinges " + js[0].src.name + ", " + js[1].src.name + ", " + js[2].src.name +
+                 " at one anchor become a spherical joint; their ranges, damping and stiffness act "
+                 "on the rotation vector's components (approximate)");
+    } else {
+      c.warn(js[0].src.line,
+             elem +
+                 ": hinges at one anchor with non-orthogonal axes become a spherical joint; their "
+                 "ranges, damping and stiffness are dropped");
+    }
+  } else if (nj == 3 && ns == 3) {
+    const Vec3 a1 = js[1].src.axis, a2 = js[2].src.axis;
+    if (std::abs(a0.dot(a1)) > kTol || std::abs(a0.cross(a1).dot(a2) - 1.0) > kTol)
+      unsupported("three slides that are not a right-handed orthogonal triad");
+    l.joint = JointType::Cartesian;
+    l.joint_frame = {p0, frame_with_axes(a0, a1)};
+    dof = {0, 1, 2};
+  } else {
+    unsupported(std::to_string(nh) + " hinges and " + std::to_string(ns) + " slides");
+  }
+  register_joints(c, link, js, dof, sign);
+}
+
+struct BodyMass {
+  bool explicit_inertial = false;
+  double mass = 0.0;
+  Vec3 com = Vec3::Zero();
+  Mat3 inertia = Mat3::Zero();
+  MassAccumulator geoms;
+};
+
+void parse_inertial(Context& c, const Element* e, const std::string& body, BodyMass& bm) {
+  Attrs a(c, e, "main", body + " <inertial>");
+  const Pose f = a.frame();
+  bm.explicit_inertial = true;
+  bm.mass = a.num("mass", NAN);
+  if (!std::isfinite(bm.mass)) c.fail(e, a.element + " mass", "a mass", "none");
+  Mat3 I = Mat3::Zero();
+  if (a.has("fullinertia")) {
+    const std::vector<double> v = a.nums("fullinertia", 6, 6, {});
+    I << v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2];
+  } else if (a.has("diaginertia")) {
+    I = a.vec3("diaginertia", Vec3::Zero()).asDiagonal();
+  } else {
+    c.fail(e, a.element, "diaginertia or fullinertia", "neither");
+  }
+  const Mat3 R = f.R();
+  bm.com = f.p;
+  bm.inertia = R * I * R.transpose();
+}
+
+void parse_body(Context& c, const Element* e, int parent, const std::string& childclass_in) {
+  const char* nm = e->Attribute("name");
+  TreeLink l;
+  l.name = nm ? nm : "body" + std::to_string(c.unnamed++);
+  l.element = "body '" + l.name + "'";
+  l.line = e->GetLineNum();
+  l.parent = parent;
+  if (c.body_link.count(l.name)) c.fail(e, l.element, "a unique body name", "a second definition");
+  Attrs ba(c, e, "main", l.element);
+  l.in_parent = ba.frame();
+  ba.ignore_attrs({"mocap", "gravcomp"});
+  const char* cc = e->Attribute("childclass");
+  const std::string childclass = cc ? cc : childclass_in;
+  if (cc && !c.classes.count(cc))
+    c.fail(e, l.element + " childclass", "a defined default class", "'" + std::string(cc) + "'");
+  BodyMass bm;
+  std::vector<ParsedJoint> js;
+  for (const Element* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
+    const std::string tag = ch->Name();
+    if (tag == "inertial") {
+      parse_inertial(c, ch, l.element, bm);
+    } else if (tag == "joint" || tag == "freejoint") {
+      js.push_back(parse_joint(c, ch, class_of(ch, childclass)));
+    } else if (tag == "geom") {
+      double m;
+      Vec3 com;
+      Mat3 I;
+      l.geoms.push_back(parse_geom(c, ch, class_of(ch, childclass), &m, &com, &I));
+      if (l.geoms.back().type == ShapeType::Plane && parent >= 0)
+        c.fail(ch, "geom in " + l.element, "planes only in the world body (static)",
+               "a plane in a moving body");
+      if (m > 0.0) bm.geoms.add(m, com, I);
+    } else if (tag != "body") {
+      c.ignore("<" + tag + ">", ch->GetLineNum());
+    }
+  }
+  const bool from_geoms =
+      c.inertiafromgeom == 1 || (c.inertiafromgeom == -1 && !bm.explicit_inertial);
+  if (from_geoms) {
+    l.mass = bm.geoms.mass;
+    l.com = bm.geoms.com();
+    l.inertia = bm.geoms.inertia_about_com();
+  } else {
+    l.mass = bm.mass;
+    l.com = bm.com;
+    l.inertia = bm.inertia;
+  }
+  const int self = static_cast<int>(c.tree.links.size());
+  c.body_link[l.name] = self;
+  c.tree.links.push_back(std::move(l));
+  map_joints(c, e, self, js);
+  for (const Element* ch = e->FirstChildElement("body"); ch; ch = ch->NextSiblingElement("body"))
+    parse_body(c, ch, self, childclass);
+}
+
+}  // namespace
+
+void parse_worldbody(Context& c, const Element* wb) {
+  const char* cc = wb->Attribute("childclass");
+  const std::string childclass = cc ? cc : "";
+  for (const Element* ch = wb->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
+    const std::string tag = ch->Name();
+    if (tag == "geom") {
+      double m;
+      Vec3 com;
+      Mat3 I;
+      c.tree.world_geoms.push_back(parse_geom(c, ch, class_of(ch, childclass), &m, &com, &I));
+    } else if (tag == "body") {
+      parse_body(c, ch, -1, childclass);
+    } else {
+      c.ignore("<" + tag + ">", ch->GetLineNum());
+    }
+  }
+}
+
+}  // namespace moreau::mjcf

@@ -1,0 +1,390 @@
+// MJCF document level: <compiler>, <option>, <default>, <asset>, <worldbody>, <equality>,
+// <actuator>, <keyframe>; everything else is reported as ignored (docs/model-import.md).
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "moreau/dynamics/joint_kinematics.hpp"
+#include "moreau/io/mjcf_internal.hpp"
+
+namespace moreau::mjcf {
+
+namespace {
+
+void parse_compiler(Context& c, const Element* e) {
+  Attrs a(c, e, "main", "<compiler>");
+  const std::string angle = a.str("angle", "degree");
+  if (angle != "degree" && angle != "radian")
+    c.fail(e, "<compiler> angle", "degree or radian", "'" + angle + "'");
+  c.degrees = angle == "degree";
+  c.eulerseq = a.str("eulerseq", c.eulerseq);
+  if (a.has("meshdir"))
+    c.meshdir = a.str("meshdir", "");
+  else if (a.has("assetdir"))
+    c.meshdir = a.str("assetdir", "");
+  c.inertiafromgeom = a.tristate("inertiafromgeom", c.inertiafromgeom);
+  c.autolimits = a.boolean("autolimits", c.autolimits);
+  if (a.str("coordinate", "local") != "local")
+    c.fail(e, "<compiler> coordinate", "local", "'" + a.str("coordinate", "") + "'");
+  a.ignore_attrs({"boundmass", "boundinertia", "settotalmass", "balanceinertia", "fusestatic",
+                  "discardvisual", "strippath"});
+}
+
+void parse_option(Context& c, const Element* e) {
+  Attrs a(c, e, "main", "<option>");
+  c.tree.dt = a.num("timestep", 0.002);
+  if (!(c.tree.dt > 0.0))
+    c.fail(e, "<option> timestep", "a time step > 0", std::to_string(c.tree.dt));
+  c.tree.gravity = a.vec3("gravity", Vec3(0, 0, -9.81));
+  a.ignore_attrs({"integrator", "solver", "iterations", "tolerance", "cone", "impratio",
+                  "noslip_iterations", "wind", "density", "viscosity", "o_margin", "jacobian"});
+  for (const Element* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement())
+    c.ignore("<option><" + std::string(ch->Name()) + ">", ch->GetLineNum());
+}
+
+void parse_asset(Context& c, const Element* e) {
+  for (const Element* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
+    if (std::strcmp(ch->Name(), "mesh") != 0) {
+      c.ignore("<asset><" + std::string(ch->Name()) + ">", ch->GetLineNum());
+      continue;
+    }
+    Attrs a(c, ch, class_of(ch, ""), "<mesh>");
+    const std::string file = a.str("file", "");
+    if (file.empty())
+      c.fail(ch, "<mesh>", "a file attribute (vertex lists are not supported)", "none");
+    std::string name = a.str("name", "");
+    if (name.empty()) {  // MuJoCo: the file name without directory and extension
+      name = file.substr(file.find_last_of('/') + 1);
+      name = name.substr(0, name.find_last_of('.'));
+    }
+    MeshAsset m;
+    m.file = join_path(join_path(c.dir, c.meshdir), file);
+    m.scale = a.vec3("scale", Vec3::Ones());
+    m.line = ch->GetLineNum();
+    if (!std::ifstream(m.file))
+      c.fail(ch, "mesh '" + name + "'", "a readable mesh file", "'" + m.file + "' is missing");
+    c.meshes[name] = m;
+  }
+}
+
+int link_of_body(Context& c, const Element* e, const char* attr, bool optional) {
+  const char* v = e->Attribute(attr);
+  if (!v) {
+    if (optional) return -1;
+    c.fail(e, "<" + std::string(e->Name()) + ">", std::string("a ") + attr + " attribute", "none");
+  }
+  if (std::string(v) == "world") return -1;
+  auto it = c.body_link.find(v);
+  if (it == c.body_link.end())
+    c.fail(e, "<" + std::string(e->Name()) + "> " + attr, "the name of a body",
+           "'" + std::string(v) + "'");
+  return it->second;
+}
+
+void parse_equality(Context& c, const Element* eq) {
+  for (const Element* e = eq->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string tag = e->Name();
+    if (tag != "connect" && tag != "weld") {
+      c.ignore("<equality><" + tag + ">", e->GetLineNum());
+      continue;
+    }
+    Attrs a(c, e, class_of(e, ""), "<" + tag + ">");
+    if (!a.boolean("active", true)) {
+      c.warn(e->GetLineNum(), "<" + tag + "> with active=\"false\" is ignored");
+      continue;
+    }
+    a.ignore_attrs({"solref", "solimp"});
+    LoopJoint L;
+    L.name = a.str("name", tag + std::to_string(c.tree.loops.size()));
+    L.element = "<" + tag + "> '" + L.name + "'";
+    L.line = e->GetLineNum();
+    L.link_a = link_of_body(c, e, "body1", false);
+    L.link_b = link_of_body(c, e, "body2", true);
+    if (L.link_a == L.link_b) c.fail(e, L.element, "two different bodies", "the same body twice");
+    L.frame_b_from_reference = true;
+    if (tag == "connect") {
+      L.type = JointType::Spherical;
+      L.frame_a.p = a.vec3("anchor", Vec3::Zero());
+    } else {
+      L.type = JointType::Fixed;
+      const std::vector<double> rp = a.nums("relpose", 7, 7, {0, 0, 0, 0, 0, 0, 0});
+      const Quat q(rp[3], rp[4], rp[5], rp[6]);
+      if (q.norm() > 1e-12) {  // body2's pose in body1 given: the weld holds it there
+        L.frame_a = {Vec3(rp[0], rp[1], rp[2]), q.normalized()};
+        L.frame_b = Pose{};
+        L.frame_b_from_reference = false;
+      } else {
+        L.frame_a.p = a.vec3("anchor", Vec3::Zero());
+      }
+    }
+    c.tree.loops.push_back(L);
+  }
+}
+
+void parse_actuators(Context& c, const Element* act) {
+  for (const Element* e = act->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string tag = e->Name();
+    if (tag != "motor" && tag != "position" && tag != "velocity") {
+      c.ignore("<actuator><" + tag + ">", e->GetLineNum());
+      continue;
+    }
+    Attrs a(c, e, class_of(e, ""), "<" + tag + ">");
+    Actuator u;
+    u.name = a.str("name", tag + std::to_string(c.actuators.size()));
+    u.line = e->GetLineNum();
+    u.kind = tag;
+    const std::string jn = a.str("joint", "");
+    if (jn.empty()) {
+      c.ignore("<actuator> without joint (tendon, site, body transmissions)", e->GetLineNum());
+      continue;
+    }
+    auto it = c.joints.find(jn);
+    if (it == c.joints.end())
+      c.fail(e, "actuator '" + u.name + "' joint", "the name of a joint", "'" + jn + "'");
+    if (it->second.dof < 0) {
+      c.warn(e->GetLineNum(),
+             "actuator '" + u.name + "' on ball/free joint '" + jn + "' is ignored");
+      continue;
+    }
+    u.link = it->second.link;
+    u.dof = it->second.dof;
+    u.gear = a.nums("gear", 1, 6, {1.0})[0] * it->second.sign;
+    u.kp = a.num("kp", 1.0);
+    u.kv = a.num("kv", 1.0);
+    const std::vector<double> cr = a.nums("ctrlrange", 2, 2, {0.0, 0.0}),
+                              fr = a.nums("forcerange", 2, 2, {0.0, 0.0});
+    const int cl = a.tristate("ctrllimited", c.autolimits ? -1 : 0),
+              fl = a.tristate("forcelimited", c.autolimits ? -1 : 0);
+    u.ctrllimited = cl == 1 || (cl == -1 && a.has("ctrlrange"));
+    u.forcelimited = fl == 1 || (fl == -1 && a.has("forcerange"));
+    u.ctrl_lo = cr[0], u.ctrl_hi = cr[1], u.force_lo = fr[0], u.force_hi = fr[1];
+    if ((u.ctrllimited && !(u.ctrl_lo <= u.ctrl_hi)) ||
+        (u.forcelimited && !(u.force_lo <= u.force_hi)))
+      c.fail(e, "actuator '" + u.name + "'", "ranges with lower <= upper", "lower > upper");
+    c.actuators.push_back(u);
+  }
+}
+
+// Applies an actuator with control value ctrl to its DoF (docs/model-import.md, "Actuators").
+void apply_actuator(Context& c, const Actuator& u, double ctrl) {
+  DofActuator& d = c.tree.links[u.link].actuators[u.dof];
+  if (u.ctrllimited) ctrl = std::clamp(ctrl, u.ctrl_lo, u.ctrl_hi);
+  const double g = u.gear;
+  const bool spring = d.mode == ActuationMode::Position && d.kp > 0.0;  // a joint stiffness
+  if (u.kind == "motor") {
+    d.force += g * ctrl;
+    if (!spring) d.mode = ActuationMode::Force;
+  } else if (u.kind == "position") {  // tau = kp g^2 (ctrl/g - q)
+    const double kp = u.kp * g * g, target = g != 0.0 ? ctrl / g : 0.0;
+    d.target = (d.kp * d.target + kp * target) / (d.kp + kp);
+    d.kp += kp;
+    d.mode = ActuationMode::Position;
+  } else {  // velocity: tau = kv g^2 (ctrl/g - qdot)
+    d.kd += u.kv * g * g;
+    if (!spring) {
+      d.mode = ActuationMode::Velocity;
+      d.target = g != 0.0 ? ctrl / g : 0.0;
+    } else if (ctrl != 0.0) {
+      c.warn(u.line,
+             "actuator '" + u.name + "': velocity target on a joint with stiffness is taken as 0");
+    }
+  }
+  const double lim = u.forcelimited
+                         ? std::abs(g) * std::max(std::abs(u.force_lo), std::abs(u.force_hi))
+                         : INFINITY;
+  if (lim < d.effort_limit && !spring) d.effort_limit = lim > 0.0 ? lim : INFINITY;
+}
+
+// First keyframe (or the one named in the options): qpos -> link values, ctrl -> actuators.
+LinkValues apply_keyframe(Context& c, const Element* root) {
+  LinkValues values(c.tree.links.size());
+  std::vector<double> ctrl(c.actuators.size(), 0.0);
+  const Element* key = nullptr;
+  for (const Element* kf = root->FirstChildElement("keyframe"); kf && !key;
+       kf = kf->NextSiblingElement("keyframe"))
+    for (const Element* k = kf->FirstChildElement("key"); k; k = k->NextSiblingElement("key")) {
+      const char* nm = k->Attribute("name");
+      if (c.opt->keyframe.empty() || (nm && c.opt->keyframe == nm)) {
+        key = k;
+        break;
+      }
+    }
+  if (!c.opt->keyframe.empty() && !key)
+    throw ErrorException(
+        Error{c.file, 0, "keyframe '" + c.opt->keyframe + "'", "a <key> of that name", "none"});
+  if (key) {
+    Attrs a(c, key, "main", "<key>");
+    int nq = 0;
+    for (const JointRef& r : c.qpos_order) nq += c.tree.links[r.link].sources[r.source].width();
+    if (a.has("qpos")) {
+      const std::vector<double> q = a.nums("qpos", nq, nq, {});
+      size_t off = 0;
+      for (const JointRef& r : c.qpos_order) {
+        const int w = c.tree.links[r.link].sources[r.source].width();
+        for (int k = 0; k < w; ++k) values[r.link].push_back(q[off + k]);
+        off += w;
+      }
+    }
+    if (a.has("qvel")) {
+      for (double v : a.nums("qvel", 0, 1 << 20, {}))
+        if (v != 0.0) {
+          c.warn(key->GetLineNum(), "<key> qvel is ignored (the initial state starts at rest)");
+          break;
+        }
+    }
+    if (a.has("ctrl"))
+      ctrl = a.nums("ctrl", static_cast<int>(ctrl.size()), static_cast<int>(ctrl.size()), {});
+    a.ignore_attrs({"act", "mpos", "mquat"});
+  }
+  for (size_t i = 0; i < c.actuators.size(); ++i) apply_actuator(c, c.actuators[i], ctrl[i]);
+  return values;
+}
+
+// Joint damping and springs are explicit forces in moreau (MuJoCo integrates damping implicitly):
+// a DoF with inverse effective inertia w is stable only for dt d w < 2 and dt^2 k w < 4. Larger
+// values are capped at dt d w = 1 and dt^2 k w = 1, with a warning (docs/model-import.md).
+void cap_explicit_forces(Context& c, const TreeBuild& tb, Scene& sc) {
+  const Model& m = sc.model;
+  std::vector<int> line(m.num_joints(), 0);  // the body element that defines each joint
+  for (size_t i = 0; i < tb.joint_of_link.size(); ++i)
+    if (tb.joint_of_link[i] >= 0) line[tb.joint_of_link[i]] = c.tree.links[i].line;
+  const double dt = sc.settings.dt;
+  std::vector<Joint> joints = m.joints();
+  JointAxes ax;
+  bool changed = false;
+  for (size_t jn = 0; jn < joints.size(); ++jn) {
+    Joint& j = joints[jn];
+    joint_axes(j, sc.initial, ax);
+    for (int k = 0; k < ax.d; ++k) {
+      const int a = ax.dof[k];
+      auto winv = [&](int body, const auto& row) {
+        if (body < 0) return 0.0;
+        const Body& b = m.bodies()[body];
+        const Mat3 R = sc.initial.q[body].toRotationMatrix();
+        const Mat3 Iw_inv = R * b.inertia.inverse() * R.transpose();
+        const Vec3 lin = row.template head<3>().transpose(),
+                   ang = row.template tail<3>().transpose();
+        return lin.squaredNorm() / b.mass + ang.dot(Iw_inv * ang);
+      };
+      const double w = winv(j.follower, ax.Jf.row(a)) + winv(j.base, ax.Jb.row(a));
+      if (!(w > 0.0)) continue;
+      if (dt * j.damping[k] * w > 1.0) {
+        c.warn(line[jn], "joint '" + j.name + "' DoF " + std::to_string(k) + ": damping " +
+                             std::to_string(j.damping[k]) + " capped at " +
+                             std::to_string(1.0 / (dt * w)) +
+                             " (explicit damping is unstable beyond dt d w = 2)");
+        j.damping[k] = 1.0 / (dt * w);
+        changed = true;
+      }
+      DofActuator& u = j.actuators[k];
+      if (u.mode == ActuationMode::Position && dt * dt * u.kp * w > 1.0) {
+        c.warn(line[jn], "joint '" + j.name + "' DoF " + std::to_string(k) + ": stiffness/kp " +
+                             std::to_string(u.kp) + " capped at " +
+                             std::to_string(1.0 / (dt * dt * w)) +
+                             " (explicit springs are unstable beyond dt^2 k w = 4)");
+        u.kp = 1.0 / (dt * dt * w);
+        changed = true;
+      }
+      if (u.mode != ActuationMode::Passive && dt * u.kd * w > 1.0) {
+        c.warn(line[jn], "joint '" + j.name + "' DoF " + std::to_string(k) + ": kd " +
+                             std::to_string(u.kd) + " capped at " + std::to_string(1.0 / (dt * w)));
+        u.kd = 1.0 / (dt * w);
+        changed = true;
+      }
+    }
+  }
+  if (!changed) return;
+  ModelBuilder mb(m.name());
+  mb.set_gravity(m.gravity());
+  for (const Body& b : m.bodies()) mb.add_body(b);
+  for (const Joint& j : joints) mb.add_joint(j);
+  for (const Geometry& g : m.geometries()) mb.add_geometry(g);
+  Result<Model> rebuilt = mb.build();
+  if (rebuilt) sc.model = std::move(*rebuilt);
+}
+
+void report_ignored(Context& c) {
+  for (const auto& [what, cl] : c.ignored)
+    c.warnings.push_back(c.file + ":" + std::to_string(cl.second) + ": " + what + " ignored (" +
+                         std::to_string(cl.first) +
+                         (cl.first > 1 ? " occurrences" : " occurrence") +
+                         ", outside the supported MJCF subset)");
+}
+
+}  // namespace
+
+Result<ImportedModel> import(const std::string& xml, const std::string& file,
+                             const std::string& dir, const ImportOptions& opt) {
+  try {
+    tinyxml2::XMLDocument doc;
+    if (doc.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
+      return Error{file, doc.ErrorLineNum(), "XML", "well-formed XML", xml_error_text(doc)};
+    const Element* root = doc.RootElement();
+    if (!root || std::strcmp(root->Name(), "mujoco") != 0)
+      return Error{file, root ? root->GetLineNum() : 0, "root element", "<mujoco>",
+                   root ? "<" + std::string(root->Name()) + ">" : "nothing"};
+    Context c;
+    c.file = file;
+    c.dir = dir;
+    c.opt = &opt;
+    c.tree.source = file;
+    c.tree.name = root->Attribute("model") ? root->Attribute("model") : "mjcf";
+    for (const Element* e = root->FirstChildElement("compiler"); e;
+         e = e->NextSiblingElement("compiler"))
+      parse_compiler(c, e);
+    parse_defaults(c, root);
+    for (const Element* e = root->FirstChildElement("option"); e;
+         e = e->NextSiblingElement("option"))
+      parse_option(c, e);
+    for (const Element* e = root->FirstChildElement("asset"); e; e = e->NextSiblingElement("asset"))
+      parse_asset(c, e);
+    for (const Element* e = root->FirstChildElement("worldbody"); e;
+         e = e->NextSiblingElement("worldbody"))
+      parse_worldbody(c, e);
+    for (const Element* e = root->FirstChildElement("equality"); e;
+         e = e->NextSiblingElement("equality"))
+      parse_equality(c, e);
+    for (const Element* e = root->FirstChildElement("actuator"); e;
+         e = e->NextSiblingElement("actuator"))
+      parse_actuators(c, e);
+    for (const Element* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+      static const char* known[] = {"compiler",  "default",  "option",   "asset",
+                                    "worldbody", "equality", "actuator", "keyframe"};
+      if (std::none_of(std::begin(known), std::end(known),
+                       [&](const char* k) { return std::strcmp(k, e->Name()) == 0; }))
+        c.ignore("<" + std::string(e->Name()) + ">", e->GetLineNum());
+    }
+    const LinkValues values = apply_keyframe(c, root);
+    ImportedModel out;
+    Result<Scene> sc = build_tree_scene(c.tree, values, &out.build);
+    if (!sc) return sc.error();
+    cap_explicit_forces(c, out.build, *sc);
+    report_ignored(c);
+    out.warnings = std::move(c.warnings);
+    out.scene = std::move(*sc);
+    out.tree = std::move(c.tree);
+    return out;
+  } catch (const ErrorException& e) {
+    return e.error;
+  }
+}
+
+}  // namespace moreau::mjcf
+
+namespace moreau {
+
+Result<ImportedModel> import_mjcf_string(const std::string& xml, const std::string& source,
+                                         const std::string& dir, const ImportOptions& opt) {
+  return mjcf::import(xml, source, dir, opt);
+}
+
+Result<ImportedModel> import_mjcf_file(const std::string& path, const ImportOptions& opt) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path, 0, "MJCF file", "a readable file", "cannot open it"};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return mjcf::import(ss.str(), path, directory_of(path), opt);
+}
+
+}  // namespace moreau

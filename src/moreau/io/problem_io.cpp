@@ -1,0 +1,244 @@
+#include "moreau/io/problem_io.hpp"
+
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace moreau {
+
+namespace {
+
+constexpr const char* kMagic = "MOREAU-PROBLEM 1";
+
+using Arrays = std::vector<std::pair<std::string, std::vector<double>>>;
+
+void append(std::vector<double>& out, const double* x, size_t n) {
+  out.insert(out.end(), x, x + n);
+}
+std::vector<double> of(const VecX& v) {
+  return std::vector<double>(v.data(), v.data() + v.size());
+}
+
+// Every double of the Problem, by name, in file order.
+Arrays collect(const Problem& p) {
+  Arrays a;
+  a.push_back({"dt", {p.dt}});
+  std::vector<double> mu, rest, J;
+  for (const ConstraintBlock& b : p.blocks) {
+    mu.push_back(b.mu);
+    rest.push_back(b.restitution);
+    append(J, b.J[0].data(), 36);
+    append(J, b.J[1].data(), 36);
+  }
+  a.push_back({"block_mu", mu});
+  a.push_back({"block_restitution", rest});
+  a.push_back({"block_J", J});
+  std::vector<double> M, Minv;
+  for (const Mat6& m : p.M) append(M, m.data(), 36);
+  for (const Mat6& m : p.Minv) append(Minv, m.data(), 36);
+  a.push_back({"M", M});
+  a.push_back({"Minv", Minv});
+  a.push_back({"u_minus", of(p.u_minus)});
+  a.push_back({"h", of(p.h)});
+  a.push_back({"u_free", of(p.u_free)});
+  std::vector<double> Dv;
+  for (int e = 0; e < p.D.nnz_blocks(); ++e) {
+    const auto B = p.D.entry(e);
+    append(Dv, B.data(), static_cast<size_t>(B.size()));
+  }
+  a.push_back({"D_values", Dv});
+  a.push_back({"D_dense", p.has_dense ? std::vector<double>(p.D_dense.data(),
+                                                            p.D_dense.data() + p.D_dense.size())
+                                      : std::vector<double>()});
+  a.push_back({"v_f", of(p.v_f)});
+  a.push_back({"v_minus", of(p.v_minus)});
+  a.push_back({"f", of(p.f)});
+  a.push_back({"R", of(p.R)});
+  a.push_back({"v_r", of(p.v_r)});
+  return a;
+}
+
+uint64_t to_little(uint64_t x) {
+  if constexpr (std::endian::native == std::endian::big) {
+    uint64_t y = 0;
+    for (int k = 0; k < 8; ++k) y |= ((x >> (8 * k)) & 0xff) << (8 * (7 - k));
+    return y;
+  }
+  return x;
+}
+
+Error bad(const std::string& path, const std::string& what, const std::string& got = {}) {
+  return Error{path, 0, "problem dump", what, got};
+}
+
+VecX vec(const std::vector<double>& v) {
+  return Eigen::Map<const VecX>(v.data(), static_cast<Eigen::Index>(v.size()));
+}
+
+// Blocks from the header's integer metadata and the per-block arrays.
+std::optional<Error> read_blocks(const nlohmann::json& blocks,
+                                 std::map<std::string, std::vector<double>>& a,
+                                 const std::string& path, Problem& p, std::vector<int>& sizes) {
+  const size_t nbk = blocks.size();
+  if (a["block_mu"].size() != nbk || a["block_restitution"].size() != nbk ||
+      a["block_J"].size() != 72 * nbk)
+    return bad(path, "per-block arrays of " + std::to_string(nbk) + " blocks", "other sizes");
+  for (size_t i = 0; i < nbk; ++i) {
+    const auto& b = blocks[i];
+    ConstraintBlock c;
+    c.kind = static_cast<RowKind>(b.at(0).get<int>());
+    c.cone = static_cast<ConeKind>(b.at(1).get<int>());
+    c.offset = b.at(2).get<int>();
+    c.size = b.at(3).get<int>();
+    c.body[0] = b.at(4).get<int>();
+    c.body[1] = b.at(5).get<int>();
+    c.source = b.at(6).get<int>();
+    c.dof = b.at(7).get<int>();
+    c.id = b.at(8).get<uint64_t>();
+    if (c.size < 1 || c.size > 6 || b.at(0).get<int>() > 2 || b.at(1).get<int>() > 2)
+      return bad(path, "block " + std::to_string(i) + " with 1..6 rows and known kinds");
+    c.mu = a["block_mu"][i];
+    c.restitution = a["block_restitution"][i];
+    std::memcpy(c.J[0].data(), a["block_J"].data() + 72 * i, 36 * sizeof(double));
+    std::memcpy(c.J[1].data(), a["block_J"].data() + 72 * i + 36, 36 * sizeof(double));
+    sizes.push_back(c.size);
+    p.blocks.push_back(c);
+  }
+  return std::nullopt;
+}
+
+// Rebuilds the Problem from the header and the arrays (sizes already checked against header).
+Result<Problem> build(const nlohmann::json& h, std::map<std::string, std::vector<double>>& a,
+                      const std::string& path) {
+  Problem p;
+  p.nl = h.at("nl").get<int>();
+  p.num_bodies = h.at("num_bodies").get<int>();
+  p.dt = a["dt"].at(0);
+  std::vector<int> sizes;
+  if (auto e = read_blocks(h.at("blocks"), a, path, p, sizes)) return *e;
+  const size_t nbk = p.blocks.size();
+  const auto& rows = h.at("D_rows");
+  if (rows.size() != nbk) return bad(path, "D_rows for every block", std::to_string(rows.size()));
+  p.D.begin(sizes.data(), static_cast<int>(nbk));
+  size_t nval = 0;
+  for (size_t i = 0; i < nbk; ++i)
+    for (const auto& j : rows[i]) {
+      const int jj = j.get<int>();
+      if (jj < 0 || jj >= static_cast<int>(nbk))
+        return bad(path, "D_rows columns inside the blocks");
+      p.D.push_entry(static_cast<int>(i), jj);
+      nval += sizes[i] * sizes[jj];
+    }
+  p.D.finalize();
+  if (a["D_values"].size() != nval) return bad(path, std::to_string(nval) + " D values");
+  size_t pos = 0;
+  for (int e = 0; e < p.D.nnz_blocks(); ++e) {
+    auto B = p.D.entry(e);
+    std::memcpy(B.data(), a["D_values"].data() + pos, B.size() * sizeof(double));
+    pos += B.size();
+  }
+  const auto nb = static_cast<size_t>(p.num_bodies);
+  if (a["M"].size() != 36 * nb || a["Minv"].size() != 36 * nb)
+    return bad(path, "M and Minv of " + std::to_string(nb) + " bodies");
+  p.M.resize(nb);
+  p.Minv.resize(nb);
+  for (size_t k = 0; k < nb; ++k) {
+    std::memcpy(p.M[k].data(), a["M"].data() + 36 * k, 36 * sizeof(double));
+    std::memcpy(p.Minv[k].data(), a["Minv"].data() + 36 * k, 36 * sizeof(double));
+  }
+  p.u_minus = vec(a["u_minus"]);
+  p.h = vec(a["h"]);
+  p.u_free = vec(a["u_free"]);
+  p.has_dense = h.at("has_dense").get<bool>();
+  if (p.has_dense) {
+    if (a["D_dense"].size() != static_cast<size_t>(p.nl) * p.nl)
+      return bad(path, "nl^2 D_dense values");
+    p.D_dense = Eigen::Map<const MatX>(a["D_dense"].data(), p.nl, p.nl);
+  }
+  p.v_f = vec(a["v_f"]);
+  p.v_minus = vec(a["v_minus"]);
+  p.f = vec(a["f"]);
+  p.R = vec(a["R"]);
+  p.v_r = vec(a["v_r"]);
+  if (const std::string why = p.validate(); !why.empty()) return bad(path, "a valid Problem", why);
+  return p;
+}
+
+}  // namespace
+
+std::optional<Error> save_problem(const Problem& p, const std::string& path) {
+  nlohmann::json h;
+  h["format"] = "moreau-problem";
+  h["version"] = 1;
+  h["byte_order"] = "little";
+  h["nl"] = p.nl;
+  h["num_bodies"] = p.num_bodies;
+  h["has_dense"] = p.has_dense;
+  h["block_fields"] = {"kind", "cone", "offset", "size", "body0", "body1", "source", "dof", "id"};
+  h["blocks"] = nlohmann::json::array();
+  for (const ConstraintBlock& b : p.blocks)
+    h["blocks"].push_back({static_cast<int>(b.kind), static_cast<int>(b.cone), b.offset, b.size,
+                           b.body[0], b.body[1], b.source, b.dof, b.id});
+  h["D_rows"] = nlohmann::json::array();
+  for (int i = 0; i < p.D.num_blocks(); ++i) {
+    nlohmann::json r = nlohmann::json::array();
+    for (int e = p.D.row_start(i); e < p.D.row_start(i + 1); ++e) r.push_back(p.D.entry_col(e));
+    h["D_rows"].push_back(r);
+  }
+  const Arrays arrays = collect(p);
+  h["arrays"] = nlohmann::json::array();
+  for (const auto& [name, v] : arrays) h["arrays"].push_back({name, v.size()});
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Error{path, 0, "problem dump", "a writable file", "cannot open"};
+  out << kMagic << '\n' << h.dump() << '\n';
+  for (const auto& [name, v] : arrays)
+    for (double x : v) {
+      const uint64_t u = to_little(std::bit_cast<uint64_t>(x));
+      out.write(reinterpret_cast<const char*>(&u), sizeof u);
+    }
+  out.flush();
+  if (!out) return Error{path, 0, "problem dump", "a complete write", "write failed"};
+  return std::nullopt;
+}
+
+Result<Problem> load_problem(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return bad(path, "a readable file", "cannot open");
+  std::string magic, header;
+  std::getline(in, magic);
+  if (magic != kMagic)
+    return bad(path, std::string("first line '") + kMagic + "'", "'" + magic.substr(0, 40) + "'");
+  std::getline(in, header);
+  nlohmann::json h;
+  try {
+    h = nlohmann::json::parse(header);
+    std::map<std::string, std::vector<double>> arrays;
+    for (const auto& entry : h.at("arrays")) {
+      const std::string name = entry.at(0).get<std::string>();
+      const size_t n = entry.at(1).get<size_t>();
+      if (n > (size_t(1) << 32)) return bad(path, "array '" + name + "' of sane size");
+      std::vector<double>& v = arrays[name];
+      v.resize(n);
+      for (size_t k = 0; k < n; ++k) {
+        uint64_t u;
+        if (!in.read(reinterpret_cast<char*>(&u), sizeof u))
+          return bad(path, "array '" + name + "' of " + std::to_string(n) + " doubles",
+                     "truncated");
+        v[k] = std::bit_cast<double>(to_little(u));
+      }
+    }
+    for (const char* name :
+         {"dt", "block_mu", "block_restitution", "block_J", "M", "Minv", "u_minus", "h", "u_free",
+          "D_values", "D_dense", "v_f", "v_minus", "f", "R", "v_r"})
+      if (!arrays.count(name)) return bad(path, std::string("array '") + name + "'", "missing");
+    if (arrays["dt"].size() != 1) return bad(path, "one dt");
+    return build(h, arrays, path);
+  } catch (const nlohmann::json::exception& e) {
+    return bad(path, "a valid JSON header", e.what());
+  }
+}
+
+}  // namespace moreau

@@ -1,0 +1,240 @@
+// Joints of the JSON scene format: type, bodies, frames (by a world anchor in the initial state, or
+// explicit body-frame poses), per-DoF limits, damping and actuators (docs/scene-format.md).
+#include <cmath>
+#include <limits>
+
+#include "moreau/io/builtin_helpers.hpp"
+#include "moreau/io/scene_json_parts.hpp"
+
+namespace moreau::scene_json {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::string type_list() {
+  std::string s;
+  for (int i = 0; i < kNumJointTypes; ++i)
+    s += (i ? ", " : "") + std::string(joint_type_name(static_cast<JointType>(i)));
+  return s;
+}
+
+// The joint frame in the world: at "anchor", x along "axis" (and y along "axis2"), or
+// "orientation".
+Pose anchor_frame(const Reader& r, const json& j, const Loc& at) {
+  Pose w;
+  w.p = r.vec3(j["anchor"], at.key("anchor"));
+  const json* axis = Reader::get(j, "axis");
+  const json* axis2 = Reader::get(j, "axis2");
+  const json* orient = Reader::get(j, "orientation");
+  if (orient && (axis || axis2))
+    r.fail(at.key("orientation"), "either \"orientation\" or \"axis\" (and \"axis2\")", "both");
+  if (axis2 && !axis) r.fail(at.key("axis2"), "\"axis2\" together with \"axis\"", "no \"axis\"");
+  if (orient) w.q = r.quat(*orient, at.key("orientation"));
+  if (axis && !axis2) w.q = builtin::axis_frame(r.direction(*axis, at.key("axis")));
+  if (axis2) {
+    const Vec3 x = r.direction(*axis, at.key("axis"));
+    const Vec3 y = r.direction(*axis2, at.key("axis2"));
+    if (std::abs(x.dot(y)) > 1e-6)
+      r.fail(at.key("axis2"), "a direction perpendicular to \"axis\" (|cos| <= 1e-6)",
+             "cos " + fmt_number(x.dot(y)));
+    Mat3 R;
+    R.col(0) = x;
+    R.col(1) = (y - x.dot(y) * x).normalized();
+    R.col(2) = x.cross(R.col(1));
+    w.q = Quat(R).normalized();
+  }
+  return w;
+}
+
+void read_frames(const Reader& r, const json& j, const Loc& at, Joint& jt, const State& s) {
+  const bool anchor = Reader::get(j, "anchor") != nullptr;
+  const bool fb = Reader::get(j, "frame_base") != nullptr,
+             ff = Reader::get(j, "frame_follower") != nullptr;
+  if (anchor && (fb || ff))
+    r.fail(at, "either \"anchor\" or \"frame_base\" and \"frame_follower\"", "both kinds");
+  if (!anchor) {
+    for (const char* k : {"axis", "axis2", "orientation"})
+      if (Reader::get(j, k))
+        r.fail(at.key(k), std::string("\"") + k + "\" only together with \"anchor\"",
+               "no \"anchor\"");
+    if (!fb || !ff)
+      r.fail(at, "either \"anchor\" (a world point) or both \"frame_base\" and \"frame_follower\"",
+             fb ? "no \"frame_follower\"" : (ff ? "no \"frame_base\"" : "neither"));
+    jt.frame_base = r.pose(j["frame_base"], at.key("frame_base"));
+    jt.frame_follower = r.pose(j["frame_follower"], at.key("frame_follower"));
+    return;
+  }
+  const Pose w = anchor_frame(r, j, at);
+  const Joint placed = builtin::joint_at(jt.name, jt.type, jt.base, jt.follower, w, s);
+  jt.frame_base = placed.frame_base;
+  jt.frame_follower = placed.frame_follower;
+}
+
+// A per-DoF array: exactly d entries.
+const json& dof_array(const Reader& r, const json& j, const Loc& at, const Joint& jt) {
+  if (!j.is_array() || static_cast<int>(j.size()) != jt.dofs())
+    r.fail(at,
+           "an array of " + std::to_string(jt.dofs()) + " entries (one per DoF of a " +
+               joint_type_name(jt.type) + " joint)",
+           describe(j));
+  return j;
+}
+
+DofActuator read_actuator(const Reader& r, const json& j, const Loc& at) {
+  DofActuator a;
+  if (j.is_null()) return a;
+  r.keys(
+      j, at,
+      {"mode", "force", "kp", "kd", "target", "amplitude", "frequency", "phase", "effort_limit"});
+  const json* mode = Reader::get(j, "mode");
+  if (!mode) r.fail(at, "a \"mode\" (passive, force, position, velocity)", "none");
+  const std::string m = r.string(*mode, at.key("mode"));
+  bool known = false;
+  for (ActuationMode am : {ActuationMode::Passive, ActuationMode::Force, ActuationMode::Position,
+                           ActuationMode::Velocity})
+    if (m == actuation_mode_name(am)) {
+      a.mode = am;
+      known = true;
+    }
+  if (!known) r.fail(at.key("mode"), "one of passive, force, position, velocity", "\"" + m + "\"");
+  if (const json* v = Reader::get(j, "force")) a.force = r.number(*v, at.key("force"));
+  if (const json* v = Reader::get(j, "kp")) a.kp = r.number(*v, at.key("kp"), Range::NonNegative);
+  if (const json* v = Reader::get(j, "kd")) a.kd = r.number(*v, at.key("kd"), Range::NonNegative);
+  if (const json* v = Reader::get(j, "target")) a.target = r.number(*v, at.key("target"));
+  if (const json* v = Reader::get(j, "amplitude")) a.amplitude = r.number(*v, at.key("amplitude"));
+  if (const json* v = Reader::get(j, "frequency")) a.frequency = r.number(*v, at.key("frequency"));
+  if (const json* v = Reader::get(j, "phase")) a.phase = r.number(*v, at.key("phase"));
+  if (const json* v = Reader::get(j, "effort_limit"))
+    a.effort_limit = r.number(*v, at.key("effort_limit"), Range::Positive);
+  return a;
+}
+
+void read_dofs(const Reader& r, const json& j, const Loc& at, Joint& jt) {
+  if (const json* v = Reader::get(j, "limits")) {
+    const Loc lat = at.key("limits");
+    dof_array(r, *v, lat, jt);
+    for (int k = 0; k < jt.dofs(); ++k) {
+      const json& e = (*v)[k];
+      if (e.is_null()) continue;
+      r.keys(e, lat.at(k), {"lower", "upper"});
+      DofLimit& l = jt.limits[k];
+      if (const json* x = Reader::get(e, "lower")) l.lower = r.number(*x, lat.at(k).key("lower"));
+      if (const json* x = Reader::get(e, "upper")) l.upper = r.number(*x, lat.at(k).key("upper"));
+      if (l.lower > l.upper)
+        r.fail(lat.at(k), "lower <= upper", fmt_number(l.lower) + " > " + fmt_number(l.upper));
+    }
+  }
+  if (const json* v = Reader::get(j, "damping")) {
+    const Loc dat = at.key("damping");
+    if (v->is_number()) {
+      const double c = r.number(*v, dat, Range::NonNegative);
+      for (int k = 0; k < jt.dofs(); ++k) jt.damping[k] = c;
+    } else {
+      dof_array(r, *v, dat, jt);
+      for (int k = 0; k < jt.dofs(); ++k)
+        jt.damping[k] = r.number((*v)[k], dat.at(k), Range::NonNegative);
+    }
+  }
+  if (const json* v = Reader::get(j, "actuators")) {
+    const Loc aat = at.key("actuators");
+    dof_array(r, *v, aat, jt);
+    for (int k = 0; k < jt.dofs(); ++k) jt.actuators[k] = read_actuator(r, (*v)[k], aat.at(k));
+  }
+}
+
+nlohmann::ordered_json write_actuator(const DofActuator& a) {
+  const DofActuator d;
+  nlohmann::ordered_json o;
+  o["mode"] = actuation_mode_name(a.mode);
+  if (a.force != d.force) o["force"] = a.force;
+  if (a.kp != d.kp) o["kp"] = a.kp;
+  if (a.kd != d.kd) o["kd"] = a.kd;
+  if (a.target != d.target) o["target"] = a.target;
+  if (a.amplitude != d.amplitude) o["amplitude"] = a.amplitude;
+  if (a.frequency != d.frequency) o["frequency"] = a.frequency;
+  if (a.phase != d.phase) o["phase"] = a.phase;
+  if (a.effort_limit != kInf) o["effort_limit"] = a.effort_limit;
+  return o;
+}
+
+bool is_default(const DofActuator& a) {
+  const DofActuator d;
+  return a.mode == d.mode && a.force == d.force && a.kp == d.kp && a.kd == d.kd &&
+         a.target == d.target && a.amplitude == d.amplitude && a.frequency == d.frequency &&
+         a.phase == d.phase && a.effort_limit == d.effort_limit;
+}
+}  // namespace
+
+int body_ref(const Reader& r, const json& j, const Loc& at, const ModelBuilder& mb,
+             const BodyNames& names, bool world_ok) {
+  const std::string name = r.string(j, at);
+  if (world_ok && name == "world") return -1;
+  auto it = names.find(name);
+  if (it == names.end()) {
+    std::string list = world_ok ? "world" : "";
+    for (int i = 0; i < mb.num_bodies() && i < 20; ++i)
+      list += (list.empty() ? "" : ", ") + mb.body(i).name;
+    if (mb.num_bodies() > 20) list += ", ...";
+    r.fail(at, "the name of a body (" + list + ")", "\"" + name + "\"");
+  }
+  return it->second;
+}
+
+Joint read_joint(const Reader& r, const json& j, const Loc& at0, int index, const ModelBuilder& mb,
+                 const BodyNames& names, const State& s) {
+  r.keys(j, at0.named_by(j),
+         {"name", "type", "base", "follower", "anchor", "axis", "axis2", "orientation",
+          "frame_base", "frame_follower", "limits", "damping", "actuators", "collide_connected"});
+  Joint jt;
+  jt.name = "joint" + std::to_string(index);
+  if (const json* v = Reader::get(j, "name")) jt.name = r.string(*v, at0.key("name"));
+  const Loc at = at0.named(jt.name);
+  const json* type = Reader::get(j, "type");
+  if (!type) r.fail(at, "a joint \"type\" (" + type_list() + ")", "none");
+  const std::string t = r.string(*type, at.key("type"));
+  if (!parse_joint_type(t, &jt.type))
+    r.fail(at.key("type"), "one of " + type_list(), "\"" + t + "\"");
+  jt.base = -1;
+  if (const json* v = Reader::get(j, "base"))
+    jt.base = body_ref(r, *v, at.key("base"), mb, names, true);
+  const json* follower = Reader::get(j, "follower");
+  if (!follower) r.fail(at, "a \"follower\" body", "none");
+  jt.follower = body_ref(r, *follower, at.key("follower"), mb, names, false);
+  if (jt.follower == jt.base)
+    r.fail(at.key("follower"), "a body other than the base", "the base body");
+  read_frames(r, j, at, jt, s);
+  read_dofs(r, j, at, jt);
+  if (const json* v = Reader::get(j, "collide_connected"))
+    jt.collide_connected = r.boolean(*v, at.key("collide_connected"));
+  if (auto e = validate_joint(jt, mb.num_bodies(), at.label)) r.fail(at, *e);
+  return jt;
+}
+
+void write_joint_dofs(const Joint& jt, nlohmann::ordered_json& out) {
+  const int d = jt.dofs();
+  bool limited = false, damped = false, actuated = false;
+  for (int k = 0; k < d; ++k) {
+    limited = limited || jt.limits[k].enabled();
+    damped = damped || jt.damping[k] != 0.0;
+    actuated = actuated || !is_default(jt.actuators[k]);
+  }
+  if (limited) {
+    auto& l = out["limits"] = nlohmann::ordered_json::array();
+    for (int k = 0; k < d; ++k) {
+      nlohmann::ordered_json e = nlohmann::ordered_json::object();
+      if (jt.limits[k].lower != -kInf) e["lower"] = jt.limits[k].lower;
+      if (jt.limits[k].upper != kInf) e["upper"] = jt.limits[k].upper;
+      l.push_back(e);
+    }
+  }
+  if (damped) {
+    auto& a = out["damping"] = nlohmann::ordered_json::array();
+    for (int k = 0; k < d; ++k) a.push_back(jt.damping[k]);
+  }
+  if (actuated) {
+    auto& a = out["actuators"] = nlohmann::ordered_json::array();
+    for (int k = 0; k < d; ++k) a.push_back(write_actuator(jt.actuators[k]));
+  }
+}
+
+}  // namespace moreau::scene_json

@@ -1,0 +1,119 @@
+// CollisionDetector: filtering (joints, groups/masks), canonical order A/B, ids, determinism.
+#include <gtest/gtest.h>
+
+#include "moreau/collision/contact.hpp"
+
+namespace moreau {
+namespace {
+
+Body unit_body(const std::string& name) {
+  Body b;
+  b.name = name;
+  return b;
+}
+Geometry sphere(int body, double r) {
+  Geometry g;
+  g.body = body;
+  g.type = ShapeType::Sphere;
+  g.radius = r;
+  return g;
+}
+
+// Two overlapping spheres on two bodies, plus the ground.
+struct TwoBalls {
+  ModelBuilder mb{"two"};
+  State s;
+  TwoBalls() {
+    mb.add_body(unit_body("a"));
+    mb.add_body(unit_body("b"));
+    Geometry ground;
+    ground.type = ShapeType::Plane;
+    ground.body = -1;
+    mb.add_geometry(sphere(0, 0.1));
+    mb.add_geometry(sphere(1, 0.1));
+    mb.add_geometry(ground);
+    s = State::zeros(2);
+    s.r[0] = Vec3(0, 0, 0.099);
+    s.r[1] = Vec3(0.19, 0, 0.099);
+  }
+};
+
+TEST(Detector, WorldIsAAndOrderIsByGeometryPair) {
+  TwoBalls t;
+  Model m = *t.mb.build();
+  CollisionDetector det(m);
+  const auto& c = det.detect(t.s, {});
+  ASSERT_EQ(c.size(), 3u);
+  // sorted by (A, B): (ball0, ball1), (ground, ball0), (ground, ball1); the world is always A
+  EXPECT_EQ(c[0].geom[0], 0);
+  EXPECT_EQ(c[0].geom[1], 1);
+  EXPECT_NEAR(c[0].gap, -0.01, 1e-15);
+  EXPECT_LT((c[0].normal - Vec3::UnitX()).norm(), 1e-15);
+  EXPECT_EQ(c[1].geom[0], 2);
+  EXPECT_EQ(c[1].geom[1], 0);
+  EXPECT_EQ(c[1].body[0], -1);
+  EXPECT_EQ(c[2].geom[0], 2);
+  EXPECT_EQ(c[2].geom[1], 1);
+  for (const Contact& k : c) {
+    EXPECT_LT((k.frame.col(2) - k.normal).norm(), 1e-15);
+    EXPECT_NEAR(k.frame.determinant(), 1.0, 1e-14);
+    EXPECT_DOUBLE_EQ(k.mu, 0.5);  // sqrt(0.5 * 0.5)
+  }
+  EXPECT_NE(c[0].id, c[1].id);
+}
+
+TEST(Detector, JointConnectedBodiesDoNotCollideUnlessAsked) {
+  for (bool connected : {false, true}) {
+    TwoBalls t;
+    Joint j;
+    j.type = JointType::Spherical;
+    j.base = 0;
+    j.follower = 1;
+    j.collide_connected = connected;
+    t.mb.add_joint(j);
+    Model m = *t.mb.build();
+    CollisionDetector det(m);
+    EXPECT_EQ(det.detect(t.s, {}).size(), connected ? 3u : 2u);
+  }
+}
+
+TEST(Detector, GroupsAndMasks) {
+  TwoBalls t;
+  // ball 1 in group 2, ball 0 does not collide with group 2
+  ModelBuilder mb2("masked");
+  mb2.add_body(unit_body("a"));
+  mb2.add_body(unit_body("b"));
+  Geometry g0 = sphere(0, 0.1), g1 = sphere(1, 0.1);
+  g1.group = 2;
+  g0.mask = ~2u;
+  mb2.add_geometry(g0);
+  mb2.add_geometry(g1);
+  Model mm = *mb2.build();
+  CollisionDetector det(mm);
+  EXPECT_TRUE(det.detect(t.s, {}).empty());
+}
+
+TEST(Detector, MarginAndDeterminism) {
+  TwoBalls t;
+  t.s.r[1] = Vec3(0.2005, 0, 0.5);
+  t.s.r[0] = Vec3(0, 0, 0.5);
+  Model m = *t.mb.build();
+  CollisionDetector det(m);
+  const auto c = det.detect(t.s, {1e-3});
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_NEAR(c[0].gap, 5e-4, 1e-15);
+  EXPECT_TRUE(det.detect(t.s, {1e-4}).empty());
+  CollisionDetector det2(m);
+  const auto c2 = det2.detect(t.s, {1e-3});
+  ASSERT_EQ(c2.size(), 1u);
+  EXPECT_EQ(c2[0].id, c[0].id);
+  EXPECT_EQ(c2[0].point, c[0].point);
+}
+
+TEST(Detector, ContactIdsEncodeThePair) {
+  EXPECT_EQ(contact_id(3, 7, 5), (uint64_t{3} << 42) | (uint64_t{7} << 20) | 5u);
+  EXPECT_NE(contact_id(3, 7, 5), contact_id(7, 3, 5));
+}
+
+}  // namespace
+}  // namespace moreau
