@@ -292,7 +292,9 @@ void run_simulate(const SimulateOptions& o) {
     std::error_code ec;
     std::filesystem::create_directories(dump.dir, ec);
     if (ec || !std::filesystem::is_directory(dump.dir))
-      fail(kCmd, "--dump-problems '" + dump.dir + "': cannot create the directory" + (ec ? ": " + ec.message() : ""),
+      fail(kCmd,
+           "--dump-problems '" + dump.dir + "': cannot create the directory" +
+               (ec ? ": " + ec.message() : ""),
            kExitBadInput);
   }
   RunStats r = run(scene, st, steps, o.every, traj.get(), o.quiet, dump);

@@ -6,8 +6,8 @@ namespace moreau::cli {
 
 void add_set_option(CLI::App* cmd, std::vector<std::string>& sets) {
   cmd->add_option("--set", sets,
-                  "scene parameter key=value, repeatable (built-in scenes only, e.g. --set n=50 "
-                  "for 'chain')")
+                  "scene parameter key=value, repeatable (built-in scenes, e.g. --set n=50 for "
+                  "'chain'; URDF/MJCF: floating, package_path, keyframe)")
       ->expected(1)
       ->allow_extra_args(false)  // `--set a=1 pendulum`: pendulum is the scene, not a second value
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)

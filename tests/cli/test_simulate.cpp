@@ -178,6 +178,15 @@ TEST(CliSimulate, UnknownSceneListsTheBuiltins) {
     EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
 }
 
+TEST(CliSimulate, UnknownSceneParameterListsTheScenesKeys) {
+  require_binary();
+  const CliResult r = run_moreau("simulate pendulum --set lenght=2 --steps 1");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("parameter 'lenght'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("theta0"), std::string::npos) << r.err;
+  EXPECT_EQ(run_moreau("simulate pendulum --set theta0=0.2 --steps 1 --quiet").code, 0);
+}
+
 TEST(CliSimulate, UnknownSolverListsTheSolvers) {
   require_binary();
   const CliResult r = run_moreau("simulate pendulum --solver no-such-solver --json");

@@ -112,8 +112,8 @@ TEST(CliSolve, SimulateDumpsProblemsThatSolveReads) {
   require_binary();
   TempDir dir;
   const std::string dump = dir / "dumps";
-  const CliResult sim =
-      run_moreau("simulate box-stack --steps 20 --dump-problems '" + dump + "' --dump-every 10 --json");
+  const CliResult sim = run_moreau("simulate box-stack --steps 20 --dump-problems '" + dump +
+                                   "' --dump-every 10 --json");
   ASSERT_EQ(sim.code, 0) << sim.err;
   EXPECT_EQ(nlohmann::json::parse(sim.out)["problems_dumped"], 2);
   for (const char* step : {"step_000010.mprob", "step_000020.mprob"}) {
