@@ -1,6 +1,7 @@
 #include "moreau/solvers/solver.hpp"
 
 #include <chrono>
+#include <limits>
 
 #include "moreau/solvers/registry_list.hpp"
 
@@ -60,6 +61,15 @@ bool solve(std::string_view name, const Problem& p, const SolverSettings& s, con
   sol.message.clear();
   sol.iterations = 0;
   sol.residual = 0.0;
+  sol.solve_time_s = 0.0;
+  // Non-finite or inconsistent problems get status Failed, never a solve (O(nnz) check).
+  if (std::string bad = p.validate(); !bad.empty()) {
+    sol.status = SolveStatus::Failed;
+    sol.message = std::string(name) + ": invalid problem: " + bad;
+    sol.lambda.setZero();
+    sol.v_plus.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return true;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   info->fn(p, s, w, ws, sol);
   sol.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
