@@ -32,6 +32,12 @@ void BM_StepFourbarFixed(benchmark::State& bs) {
 void BM_StepFourbarFixedDirect(benchmark::State& bs) {
   step_scene(bs, "fourbar-fixed", {}, "direct");
 }
+void BM_StepFourbarFixedAdmmSa(benchmark::State& bs) {
+  step_scene(bs, "fourbar-fixed", {}, "admm-ncp-sa");
+}
+void BM_StepChain30AdmmSa(benchmark::State& bs) {
+  step_scene(bs, "chain", {{"n", "30"}}, "admm-ncp-sa");
+}
 void BM_StepChain30(benchmark::State& bs) {
   step_scene(bs, "chain", {{"n", "30"}}, "pgs");
 }
@@ -53,7 +59,9 @@ void BM_BuildProblem(benchmark::State& bs) {
 
 BENCHMARK(BM_StepFourbarFixed);
 BENCHMARK(BM_StepFourbarFixedDirect);
+BENCHMARK(BM_StepFourbarFixedAdmmSa);
 BENCHMARK(BM_StepChain30);
+BENCHMARK(BM_StepChain30AdmmSa);
 BENCHMARK(BM_StepChain30Direct);
 BENCHMARK(BM_BuildProblem)->RangeMultiplier(4)->Range(4, 1024)->Complexity();
 BENCHMARK_MAIN();
