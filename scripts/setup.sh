@@ -8,6 +8,7 @@ PACKAGES=(
   libhdf5-dev libfcl-dev libccd-dev libqhull-dev libassimp-dev
   libtinyxml2-dev liburdfdom-dev
   libmujoco-dev libmujoco-samples
+  libsiconos-numerics-dev
   python3-matplotlib python3-numpy
 )
 missing=()
