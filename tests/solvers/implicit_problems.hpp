@@ -43,8 +43,9 @@ inline Problem from_dense(const std::vector<ConstraintBlock>& spec, const MatX& 
 inline ConstraintBlock block(ConeKind cone, int size, double mu = 0.0) {
   ConstraintBlock b;
   b.cone = cone;
-  b.kind = cone == ConeKind::Coulomb ? RowKind::Contact
-                                     : (cone == ConeKind::Orthant ? RowKind::Limit : RowKind::Joint);
+  b.kind = cone == ConeKind::Coulomb
+               ? RowKind::Contact
+               : (cone == ConeKind::Orthant ? RowKind::Limit : RowKind::Joint);
   b.size = size;
   b.mu = mu;
   b.J[0].setZero();

@@ -12,8 +12,8 @@ namespace moreau {
 // Parameters: "directions" (n_d, 8; >= 3), "pivot_tol" (1e-12). SolverSettings::max_iters caps
 // the pivots. Status: Converged with a solution; Failed on ray termination or the pivot cap
 // (message says which); the LCP residual max_i |min(z_i, w_i)| is Solution::residual.
-void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart& w,
-                 SolverWorkspace& ws, Solution& sol);
+void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart& w, SolverWorkspace& ws,
+                 Solution& sol);
 
 namespace lemke {
 

@@ -115,8 +115,8 @@ void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart&, So
   const int nd = static_cast<int>(ndd);
   if (nd != ndd || nd < 3 || nd > 1024) {
     sol.status = SolveStatus::Failed;
-    sol.message = "lemke: parameter 'directions' must be an integer in [3, 1024], got " +
-                  std::to_string(ndd);
+    sol.message =
+        "lemke: parameter 'directions' must be an integer in [3, 1024], got " + std::to_string(ndd);
     sol.lambda.setZero(p.nl);
     return;
   }

@@ -41,11 +41,11 @@ int contact_crossings(const Vec3& p, const Vec3& u, double mu, double b, double 
 
 // ---- whole-problem pieces ----
 struct Stats {
-  int iterations = 0;      // passes of the main loop (the last one finds ||r|| <= tol)
-  int newton_steps = 0;    // iterations that accepted x_N (the 50% rule)
-  int line_searches = 0;   // iterations that took the dogleg line-search candidate
-  int restarts = 0;        // restarts taken to leave a local minimum
-  bool stalled = false;    // ended at a local minimum of 1/2 |r|^2
+  int iterations = 0;             // passes of the main loop (the last one finds ||r|| <= tol)
+  int newton_steps = 0;           // iterations that accepted x_N (the 50% rule)
+  int line_searches = 0;          // iterations that took the dogleg line-search candidate
+  int restarts = 0;               // restarts taken to leave a local minimum
+  bool stalled = false;           // ended at a local minimum of 1/2 |r|^2
   std::vector<double> objective;  // 1/2 |r|^2 per pass (filled when SolverSettings::trace)
 };
 

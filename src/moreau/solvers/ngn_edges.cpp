@@ -69,7 +69,7 @@ void classify_contact(const Vec3& x, const Vec3& r, const Vec3& q, double mu, do
       bs.ncols = 2;
       bs.cone_active = true;
       bs.basis.col(0) = Vec3(x[0], x[1], x[2]).normalized();  // generator through x (b = 0)
-      bs.basis.col(1) = Vec3(-u1, u0, 0.0);                    // circumferential
+      bs.basis.col(1) = Vec3(-u1, u0, 0.0);                   // circumferential
     }
     return;
   }

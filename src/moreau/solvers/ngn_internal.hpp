@@ -25,8 +25,8 @@ struct BlockState {
 };
 
 struct Workspace : SolverWorkspace::Slot {
-  MatX Am;                   // A - I, A = D + R (dense)
-  MatX J, JB, HB;            // J (n x n), J B (n x m), B^T H B (m x m, top-left)
+  MatX Am;         // A - I, A = D + R (dense)
+  MatX J, JB, HB;  // J (n x n), J B (n x m), B^T H B (m x m, top-left)
   VecX x, xN, xC, xbest, rx, q, gB, stepB, dx, eps, Jeps;
   std::vector<BlockState> blocks;
   Eigen::CompleteOrthogonalDecomposition<MatX> cod;  // all-stick initialisation A^+

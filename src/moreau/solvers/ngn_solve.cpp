@@ -131,9 +131,9 @@ void size_workspace(const Problem& p, Workspace& w) {
   w.J.resize(n, n);
   w.JB.resize(n, n);
   w.HB.resize(n, n);
-  for (VecX* v : {&w.x, &w.xN, &w.xC, &w.xbest, &w.rx, &w.q, &w.gB, &w.stepB, &w.dx, &w.eps,
-                  &w.Jeps, &w.s.f, &w.s.r, &w.s.Af, &w.s.t, &w.s.u, &w.s.w, &w.s.ju, &w.s.ra,
-                  &w.s.rb, &w.s.best})
+  for (VecX* v : {&w.x,     &w.xN,  &w.xC,  &w.xbest, &w.rx,   &w.q,    &w.gB,
+                  &w.stepB, &w.dx,  &w.eps, &w.Jeps,  &w.s.f,  &w.s.r,  &w.s.Af,
+                  &w.s.t,   &w.s.u, &w.s.w, &w.s.ju,  &w.s.ra, &w.s.rb, &w.s.best})
     v->resize(n);
   w.s.knots.reserve(3 * p.num_blocks() + 2);
 }
@@ -145,9 +145,12 @@ void solve(const Problem& p, const SolverSettings& st, const WarmStart& warm, So
   Stats& S = stats ? *stats : local;
   S = Stats{};
   if (reject_invalid_problem("ngn", p, sol)) return;
-  const Params prm{st.param("edge_tol", 1e-10), st.param("lm_factor", 10.0),
-                   st.param("accept_ratio", 0.5), static_cast<int>(st.param("ls_refine", 1.0)),
-                   static_cast<int>(st.param("restarts", 5.0)), st.param("warm", 1.0) != 0.0};
+  const Params prm{st.param("edge_tol", 1e-10),
+                   st.param("lm_factor", 10.0),
+                   st.param("accept_ratio", 0.5),
+                   static_cast<int>(st.param("ls_refine", 1.0)),
+                   static_cast<int>(st.param("restarts", 5.0)),
+                   st.param("warm", 1.0) != 0.0};
   sol.lambda.setZero(p.nl);
   if (p.nl == 0) {
     sol.status = SolveStatus::Converged;
@@ -213,8 +216,9 @@ void solve(const Problem& p, const SolverSettings& st, const WarmStart& warm, So
     }
     if (!(best < ell)) {  // a local minimum of 1/2 |r|^2: keep the last iterate (paper)
       S.stalled = true;
-      sol.message = "ngn stalled at a local minimum of |r|^2 (|r|_inf = " +
-                    std::to_string(sol.residual) + ")";
+      sol.message =
+          "ngn stalled at a local minimum of |r|^2 (|r|_inf = " + std::to_string(sol.residual) +
+          ")";
       break;
     }
     w.x.swap(w.xbest);

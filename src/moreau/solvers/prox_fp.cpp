@@ -34,8 +34,8 @@ namespace {
 using RowMajorX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 struct ProxFpWorkspace : SolverWorkspace::Slot {
-  std::vector<double> r;       // per block: joints omega G^-1 (row-major), contacts (r_N, r_T)
-  std::vector<int> r_start;    // per block
+  std::vector<double> r;     // per block: joints omega G^-1 (row-major), contacts (r_N, r_T)
+  std::vector<int> r_start;  // per block
   VecX v, scratch, prev, prev2;
   Eigen::Matrix<double, 6, 1> vb;
 };
@@ -117,7 +117,8 @@ void gauss_seidel_sweep(const Problem& p, ProxFpWorkspace& w, VecX& lam) {
     auto v = w.vb.head(b.size);
     v = p.v_f.segment(b.offset, b.size);
     p.D.multiply_row_add(i, lam.data(), w.vb.data());  // v_i = (D lambda + v_f)_i (eq. 13)
-    if (has_r) v.array() += p.R.segment(b.offset, b.size).array() * lam.segment(b.offset, b.size).array();
+    if (has_r)
+      v.array() += p.R.segment(b.offset, b.size).array() * lam.segment(b.offset, b.size).array();
     update_block(p, i, w.r.data() + w.r_start[i], true, v, lam);
   }
 }
@@ -179,8 +180,8 @@ void solve_prox_fp(const Problem& p, const SolverSettings& st, const WarmStart& 
       sol.status = SolveStatus::Converged;
     } else if (!(res <= bound)) {  // also catches NaN
       sol.status = SolveStatus::Diverged;
-      sol.message = "prox-fp diverged at iteration " + std::to_string(it + 1) +
-                    ": natural map " + std::to_string(res) + " (initial " + std::to_string(res0) +
+      sol.message = "prox-fp diverged at iteration " + std::to_string(it + 1) + ": natural map " +
+                    std::to_string(res) + " (initial " + std::to_string(res0) +
                     "); r too large, or no solution exists (Schindler et al. Sec. V)";
     } else if (it >= 2) {
       // Period-2 cycle: lambda^k = lambda^{k-2} != lambda^{k-1} (e.g. r > 2/G, spec C.7).
