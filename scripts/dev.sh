@@ -11,7 +11,8 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)"
 case "$mode" in
   run)
-    "$BUILD_DIR/moreau" simulate fourbar-fixed --steps 2000 --json
+    # The main job: the quick benchmark of every suite system and solver (report in bench-out/).
+    "$BUILD_DIR/moreau" bench --quick --out "${MOREAU_BENCH_OUT:-bench-out}"
     ;;
   test)
     if [ "${MOREAU_SLOW:-0}" = "1" ]; then

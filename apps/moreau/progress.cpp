@@ -4,11 +4,14 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace moreau::cli {
 
-ProgressBar::ProgressBar(int64_t total, bool enabled)
-    : total_(total), active_(enabled && total > 0 && ::isatty(STDERR_FILENO) == 1) {
+ProgressBar::ProgressBar(int64_t total, bool enabled, std::string unit)
+    : total_(total),
+      unit_(std::move(unit)),
+      active_(enabled && total > 0 && ::isatty(STDERR_FILENO) == 1) {
   start_ = std::chrono::steady_clock::now();
   next_ = start_ + std::chrono::milliseconds(500);  // short runs never show a bar
 }
@@ -37,9 +40,11 @@ void ProgressBar::draw(int64_t done, double t, std::chrono::steady_clock::time_p
   const std::string eta =
       done > 0 ? format_seconds(elapsed * (1.0 - frac) / frac) : std::string("?");
   // \r returns to the start of the line, \033[K clears what a longer previous line left.
-  std::fprintf(stderr, "\r[%s] %lld/%lld steps %5.1f%%  t = %.4g s  ETA %s\033[K", bar.c_str(),
-               static_cast<long long>(done), static_cast<long long>(total_), 100.0 * frac, t,
-               eta.c_str());
+  char time_part[48] = "";
+  if (unit_ == "steps") std::snprintf(time_part, sizeof time_part, "  t = %.4g s", t);
+  std::fprintf(stderr, "\r[%s] %lld/%lld %s %5.1f%%%s  ETA %s\033[K", bar.c_str(),
+               static_cast<long long>(done), static_cast<long long>(total_), unit_.c_str(),
+               100.0 * frac, time_part, eta.c_str());
   std::fflush(stderr);
   drawn_ = true;
 }

@@ -4,14 +4,16 @@
 // time and the estimated time left.
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 namespace moreau::cli {
 
 class ProgressBar {
  public:
   // total: number of steps; enabled: false disables it entirely (--quiet). It also stays silent
-  // when stderr is not a terminal.
-  ProgressBar(int64_t total, bool enabled);
+  // when stderr is not a terminal. `unit` names what is counted; for anything but "steps" the
+  // simulated time is not shown.
+  ProgressBar(int64_t total, bool enabled, std::string unit = "steps");
   ~ProgressBar() { finish(); }
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
@@ -31,6 +33,7 @@ class ProgressBar {
   void draw(int64_t done, double t, std::chrono::steady_clock::time_point now);
 
   int64_t total_;
+  std::string unit_;
   bool active_;
   bool drawn_ = false;
   std::chrono::steady_clock::time_point start_, next_;

@@ -28,6 +28,12 @@ Result<Scene> box_incline(const SceneParams&);
 Result<Scene> box_stack(const SceneParams&);
 Result<Scene> sphere_pile(const SceneParams&);
 
+// scenes_papers.cpp: the cases of Todorov 2010 and Schindler et al. 2011 (issue 5).
+Result<Scene> ball_stack(const SceneParams&);
+Result<Scene> balls_in_cube(const SceneParams&);
+Result<Scene> painleve(const SceneParams&);
+Result<Scene> point_mass(const SceneParams&);
+
 // scenes_suite_robots.cpp, scenes_suite_animatronics.cpp: the benchmark suite's stand-ins (Table II).
 Result<Scene> arm7d(const SceneParams&);
 Result<Scene> quadruped(const SceneParams&);

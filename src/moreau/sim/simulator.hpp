@@ -18,8 +18,9 @@ const char* integrator_name(Integrator i);
 bool parse_integrator(const std::string& s, Integrator* out);
 
 struct SimSettings {
-  double dt = 1e-3;            // time step [s]
-  std::string solver = "admm-ncp-sa";  // registry name: the default is the most robust of the measured solvers
+  double dt = 1e-3;  // time step [s]
+  std::string solver =
+      "admm-ncp-sa";  // registry name: the default is the most robust of the measured solvers
   SolverSettings solver_settings;
   Integrator integrator = Integrator::SemiImplicitEuler;
   DynamicsSettings dynamics;
@@ -38,6 +39,8 @@ class Simulator {
   const SimSettings& settings() const { return settings_; }
   const Problem& problem() const { return builder_.problem(); }
   const Solution& solution() const { return solution_; }
+  // The warm start the last step's solve used (empty: cold start).
+  const WarmStart& warm_start() const { return warm_; }
   const std::vector<Contact>& contacts() const { return *contacts_; }
   const std::string& error() const { return error_; }
 

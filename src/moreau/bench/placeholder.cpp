@@ -1,1 +1,0 @@
-#include "moreau/bench/bench.hpp"

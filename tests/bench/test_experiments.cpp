@@ -1,0 +1,191 @@
+// The report's missing experiments at --quick size (bench/experiment.hpp): the physics each one
+// measures, checked against closed forms. Each test runs one experiment (< 0.5 s).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "moreau/bench/experiment.hpp"
+#include "moreau/dynamics/softening.hpp"
+
+namespace moreau::bench {
+namespace {
+
+const ExperimentOptions kQuick{true};
+
+const Table& table(const ExperimentResult& r, const std::string& name) {
+  for (const Table& t : r.tables)
+    if (t.name == name) return t;
+  ADD_FAILURE() << "no table " << name;
+  static const Table empty;
+  return empty;
+}
+
+// CCP (eq. 18): a sliding contact separates at v_n = mu |v_t|; NCP (eq. 15): v_n = 0. The CCP
+// box hovers at the gap dt mu |v_t| with the normal force still acting ("forces at a distance").
+TEST(BenchExperiments, CcpSlidingContactSeparatesAtMuVtAndNcpDoesNot) {
+  const ExperimentResult r = ccp_vs_ncp(kQuick);
+  const Table& t = table(r, "ccp-vs-ncp");
+  ASSERT_EQ(t.rows.size(), 12u);  // 6 solvers x 2 friction coefficients
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    SCOPED_TRACE(t.str(i, "solver") + " mu=" + t.str(i, "mu"));
+    EXPECT_GT(t.num(i, "sliding_steps"), 100.0);
+    EXPECT_EQ(t.num(i, "nonconverged"), 0.0);
+    const double v0 = t.num(i, "v0"), mu = t.num(i, "mu"), dt = t.num(i, "dt");
+    if (t.str(i, "problem") == "CCP") {
+      EXPECT_NEAR(t.num(i, "vn_over_mu_vt_mean"), 1.0, 1e-6);
+      EXPECT_LT(t.num(i, "vn_over_mu_vt_maxdev"), 1e-6);  // every sliding contact, every step
+      // Lifted at the first step by mu v0, then hovering at dt mu |v_t| < dt mu v0.
+      EXPECT_NEAR(t.num(i, "vn_max"), mu * t.num(i, "v0") * 0.8, mu * v0 * 0.2);
+      EXPECT_GT(t.num(i, "gap_with_force_max"), 0.5 * dt * mu * v0);
+      EXPECT_LT(t.num(i, "gap_with_force_max"), 1e-3);  // the collision margin
+      EXPECT_GT(t.num(i, "height_gain_max"), 1e-3);
+    } else {
+      EXPECT_LT(std::abs(t.num(i, "vn_over_mu_vt_mean")), 1e-6);
+      EXPECT_LT(t.num(i, "vn_max"), 1e-9);
+      EXPECT_LT(t.num(i, "gap_with_force_max"), 1e-10);
+      EXPECT_LT(t.num(i, "height_gain_max"), 1e-10);
+    }
+  }
+  // While the CCP box slides in contact, the double-sided bias max(0, gap / dt) (eq. 91b) balances
+  // mu |v_t|: it hovers at gap = dt mu |v_t|, with the force acting across the gap.
+  const Table& tr = table(r, "ccp-vs-ncp-trace");
+  const double dt = t.num(0, "dt");
+  int active = 0, hovering = 0;
+  for (size_t i : tr.where({{"problem", "CCP"}})) {
+    const double mvt = tr.num(i, "mu_vt_contact_mean");
+    if (mvt < 1e-2) continue;
+    ++active;
+    hovering += std::abs(tr.num(i, "height_gain") - dt * mvt) < 1e-2 * dt * mvt;
+  }
+  EXPECT_GT(active, 20);
+  EXPECT_GT(hovering, 0.8 * active);
+}
+
+// Coulomb: the box stops after v0^2 / (2 mu g); semi-implicit Euler sums the post-step
+// velocities, which removes v0 dt / 2. The CCP keeps the same mean friction impulse
+// (mu m g per unit time), so its distance agrees too.
+TEST(BenchExperiments, SlidingDistanceMatchesCoulomb) {
+  const ExperimentResult r = ccp_vs_ncp(kQuick);
+  const Table& t = table(r, "ccp-vs-ncp");
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    SCOPED_TRACE(t.str(i, "solver") + " mu=" + t.str(i, "mu"));
+    const double d = t.num(i, "distance_analytic");
+    EXPECT_LT(std::abs(t.num(i, "distance_rel_err")), 0.02);
+    const double discrete = d - 0.5 * t.num(i, "v0") * t.num(i, "dt");
+    EXPECT_NEAR(t.num(i, "distance"), discrete, 1e-4 * d);
+    // The CCP box flies for part of a hop after launch (no friction): it stops a few steps later.
+    const double steps_late = t.str(i, "problem") == "CCP" ? 5.0 : 1.5;
+    EXPECT_NEAR(t.num(i, "stop_time"), t.num(i, "stop_time_analytic"), steps_late * t.num(i, "dt"));
+  }
+}
+
+// Softening underestimates the joint force: the weld of boxes-fixed sags, the hard weld does
+// not. With the heavy box as ground, the sag is the rest offset of one softened row,
+// |r| = (1 - d) g / (d k), k = d / (T^2 zeta^2 dwidth^2) (eq. 105), d = d(r) (eq. 104).
+TEST(BenchExperiments, SofteningDriftsAndHardConstraintsDoNot) {
+  const ExperimentResult r = softening_vs_proximal(kQuick);
+  const Table& t = table(r, "softening-vs-proximal");
+  const ImpedanceParams ip;  // MuJoCo's defaults, as used by the experiment
+  double sag = 1e-4;
+  for (int k = 0; k < 200; ++k) {
+    const double d = impedance(ip, sag);
+    sag = (1.0 - d) * 9.81 * std::pow(ip.timeconst * ip.dampratio * ip.dwidth, 2) / (d * d);
+  }
+  int checked = 0;
+  for (size_t i : t.where({{"system", "boxes-fixed"}})) {
+    SCOPED_TRACE(t.str(i, "config") + " ratio " + t.str(i, "mass_ratio"));
+    EXPECT_EQ(t.num(i, "completed"), 1.0);
+    if (t.str(i, "softening") == "soft") {
+      EXPECT_GT(t.num(i, "max_joint_drift"), 1e-4);
+      if (t.num(i, "mass_ratio") == 1000.0)
+        EXPECT_NEAR(t.num(i, "final_joint_drift"), sag, 0.02 * sag);
+    } else {
+      EXPECT_LT(t.num(i, "max_joint_drift"), 1e-9);
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 10);  // 5 configurations x 2 mass ratios
+  // The heavy chain: the hard problem solved by the proximal ADMM holds its joints to 1e-4 at
+  // mass ratio 1000, the softened one lets them drift by more than 1 cm.
+  for (size_t i : t.where({{"system", "heavy-chain"}, {"config", "hard admm-ncp-sa"}}))
+    EXPECT_LT(t.num(i, "max_joint_drift"), 1e-4);
+  for (size_t i : t.where({{"system", "heavy-chain"}, {"softening", "soft"}}))
+    EXPECT_GT(t.num(i, "max_joint_drift"), 1e-2);
+}
+
+// Semi-implicit Euler is first order: on the frictionless fourbar loop the energy error grows
+// linearly with dt and the joint drift grows with dt, whatever the solver.
+TEST(BenchExperiments, TimestepSweepIsFirstOrderOnTheFourbar) {
+  const ExperimentResult r = timestep_sweep(kQuick);
+  const Table& t = table(r, "timestep-sweep");
+  for (const std::string solver : {"admm-ncp-sa", "nbgs", "apgd"}) {
+    SCOPED_TRACE(solver);
+    const std::vector<size_t> rows = t.where({{"system", "fourbar-fixed"}, {"solver", solver}});
+    ASSERT_EQ(rows.size(), 4u);  // dt = 1, 2, 5, 10 ms
+    for (size_t k = 0; k < rows.size(); ++k) {
+      EXPECT_EQ(t.num(rows[k], "completed"), 1.0);
+      EXPECT_LE(t.num(rows[k], "natmap_max"), 1.01e-8);
+      if (k > 0)
+        EXPECT_GT(t.num(rows[k], "max_joint_drift"), t.num(rows[k - 1], "max_joint_drift"));
+    }
+    const double ratio = t.num(rows[3], "max_energy_drift") / t.num(rows[0], "max_energy_drift");
+    EXPECT_NEAR(ratio, 10.0, 1.5);
+  }
+}
+
+// PGS at omega = 1 (Gauss-Seidel) converges on the small problems; without contacts the three
+// members are one algorithm (identical sweeps); omega = 1.8 breaks PGS-NCP on the mass ratio.
+TEST(BenchExperiments, SorSensitivity) {
+  const ExperimentResult r = sor_sensitivity(kQuick);
+  const Table& t = table(r, "sor-sensitivity");
+  ASSERT_FALSE(t.rows.empty());
+  for (const std::string system : {"fourbar-fixed", "boxes-fixed"})
+    for (size_t i : t.where({{"system", system}}))
+      if (t.num(i, "omega") == 1.0) {
+        SCOPED_TRACE(system + " " + t.str(i, "solver"));
+        EXPECT_EQ(t.str(i, "status"), "converged");
+        EXPECT_LE(t.num(i, "natmap"), 1e-6);
+      }
+  const std::vector<size_t> fb = t.where({{"system", "fourbar-fixed"}});
+  for (size_t i : fb)
+    for (size_t j : fb)
+      if (t.num(i, "step") == t.num(j, "step") && t.num(i, "omega") == t.num(j, "omega"))
+        EXPECT_EQ(t.num(i, "iterations"), t.num(j, "iterations"));
+  int broken = 0, total = 0;
+  for (size_t i : t.where({{"system", "boxes-fixed"}, {"solver", "pgs-ncp"}}))
+    if (t.num(i, "omega") == 1.8) {
+      ++total;
+      broken += t.num(i, "converged") == 0.0;
+    }
+  EXPECT_GT(total, 0);
+  EXPECT_EQ(broken, total);
+}
+
+// The tables are deterministic and written as tidy CSV (header + one line per row).
+TEST(BenchExperiments, TablesAreDeterministicCsv) {
+  const ExperimentResult a = ccp_vs_ncp(kQuick), b = ccp_vs_ncp(kQuick);
+  ASSERT_EQ(a.tables.size(), b.tables.size());
+  for (size_t k = 0; k < a.tables.size(); ++k) EXPECT_EQ(a.tables[k].csv(), b.tables[k].csv());
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "moreau-test-experiments").string();
+  auto paths = write_tables(a, dir);
+  ASSERT_TRUE(paths) << paths.error().message();
+  ASSERT_EQ(paths->size(), 2u);
+  std::ifstream f((*paths)[0]);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  EXPECT_EQ(ss.str(), a.tables[0].csv());
+  const std::string head = ss.str().substr(0, ss.str().find('\n'));
+  EXPECT_EQ(std::count(head.begin(), head.end(), ',') + 1,
+            static_cast<long>(a.tables[0].columns.size()));
+  EXPECT_NE(find_experiment("sor-sensitivity"), nullptr);
+  EXPECT_EQ(find_experiment("no-such"), nullptr);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace moreau::bench
