@@ -112,24 +112,6 @@ std::vector<std::string> expand_fclib(const std::vector<std::string>& in) {
   return out;
 }
 
-SolverSettings solver_settings_or_exit(const BenchOptions& o) {
-  SolverSettings s;
-  s.tol = o.tol;
-  s.max_iters = o.max_iters;
-  if (!(o.tol > 0.0) || o.max_iters < 1)
-    fail("bench", "--tol must be > 0 and --max-iter >= 1", kExitBadInput);
-  for (const std::string& kv : o.params) {
-    const auto eq = kv.find('=');
-    char* end = nullptr;
-    const double v = eq == std::string::npos ? 0.0 : std::strtod(kv.c_str() + eq + 1, &end);
-    if (eq == std::string::npos || eq == 0 || end == kv.c_str() + eq + 1 || *end != '\0' ||
-        !std::isfinite(v))
-      fail("bench", "--param '" + kv + "': expected key=number", kExitBadInput);
-    s.params[kv.substr(0, eq)] = v;
-  }
-  return s;
-}
-
 std::string command_line(int argc, char** argv) {
   std::string s = "moreau";
   for (int i = 1; i < argc; ++i) s += std::string(" ") + argv[i];
@@ -152,7 +134,7 @@ void run_bench(BenchOptions o) {
     fail("bench", "--dt and --duration must be >= 0", kExitBadInput);
   const std::vector<std::string> systems = systems_or_exit(o);
   const std::vector<std::string> solvers = solvers_or_exit(o);
-  const SolverSettings solver = solver_settings_or_exit(o);
+  const SolverSettings solver = solver_settings_or_exit(o.tol, o.max_iters, o.params, "bench");
   const std::vector<std::string> fclib = expand_fclib(o.fclib);
   for (const std::string& f : fclib)
     if (!fs::is_regular_file(f)) fail("bench", "--fclib " + f + ": no such file", kExitBadInput);

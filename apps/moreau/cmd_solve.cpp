@@ -105,29 +105,11 @@ WarmStart read_warm_or_exit(const std::string& path, int nl) {
   return w;
 }
 
-SolverSettings settings_or_exit(const SolveOptions& o) {
-  SolverSettings s;
-  s.tol = o.tol;
-  s.max_iters = o.max_iters;
-  if (!(o.tol > 0.0) || o.max_iters < 1)
-    fail("solve", "--tol must be > 0 and --max-iter >= 1", kExitBadInput);
-  for (const std::string& kv : o.params) {
-    const auto eq = kv.find('=');
-    char* end = nullptr;
-    const double v = eq == std::string::npos ? 0.0 : std::strtod(kv.c_str() + eq + 1, &end);
-    if (eq == std::string::npos || eq == 0 || end == kv.c_str() + eq + 1 || *end != '\0' ||
-        !std::isfinite(v))
-      fail("solve", "--param '" + kv + "': expected key=number", kExitBadInput);
-    s.params[kv.substr(0, eq)] = v;
-  }
-  return s;
-}
-
 void run_solve(const SolveOptions& o) {
   const SolverInfo* info = find_solver(o.solver);
   if (!info)
     fail("solve", "unknown solver '" + o.solver + "'; available: " + solver_names(), kExitBadInput);
-  const SolverSettings s = settings_or_exit(o);
+  const SolverSettings s = solver_settings_or_exit(o.tol, o.max_iters, o.params, "solve");
   const LoadedProblem lp = load_or_exit(o.file);
   const Problem& p = lp.problem;
   const WarmStart warm = read_warm_or_exit(o.warm, p.nl);

@@ -1,5 +1,7 @@
 #include "scene_options.hpp"
 
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 namespace moreau::cli {
@@ -37,6 +39,26 @@ Scene load_scene_or_exit(const std::string& name, const SceneParams& params, con
   Result<Scene> scene = load_scene(name, params);
   if (!scene) fail(command, scene.error().message(), kExitBadInput);
   return std::move(*scene);
+}
+
+SolverSettings solver_settings_or_exit(double tol, int max_iters,
+                                       const std::vector<std::string>& params,
+                                       const char* command) {
+  SolverSettings s;
+  s.tol = tol;
+  s.max_iters = max_iters;
+  if (!(tol > 0.0) || max_iters < 1)
+    fail(command, "--tol must be > 0 and --max-iter >= 1", kExitBadInput);
+  for (const std::string& kv : params) {
+    const auto eq = kv.find('=');
+    char* end = nullptr;
+    const double v = eq == std::string::npos ? 0.0 : std::strtod(kv.c_str() + eq + 1, &end);
+    if (eq == std::string::npos || eq == 0 || end == kv.c_str() + eq + 1 || *end != '\0' ||
+        !std::isfinite(v))
+      fail(command, "--param '" + kv + "': expected key=number", kExitBadInput);
+    s.params[kv.substr(0, eq)] = v;
+  }
+  return s;
 }
 
 }  // namespace moreau::cli

@@ -56,7 +56,8 @@ Geometry ground_plane(double friction, double restitution) {
   return g;
 }
 
-Joint joint_at(const std::string& name, JointType type, int base, int follower, const Pose& world_frame, const State& s) {
+Joint joint_at(const std::string& name, JointType type, int base, int follower,
+               const Pose& world_frame, const State& s) {
   Joint j;
   j.name = name;
   j.type = type;
@@ -67,7 +68,9 @@ Joint joint_at(const std::string& name, JointType type, int base, int follower, 
   return j;
 }
 
-Quat axis_frame(const Vec3& axis) { return Quat::FromTwoVectors(Vec3::UnitX(), axis.normalized()); }
+Quat axis_frame(const Vec3& axis) {
+  return Quat::FromTwoVectors(Vec3::UnitX(), axis.normalized());
+}
 
 int add_body(ModelBuilder& mb, State& s, Body b, const Vec3& r, const Quat& q, const Vec6& u) {
   const int i = mb.add_body(std::move(b));
@@ -75,6 +78,17 @@ int add_body(ModelBuilder& mb, State& s, Body b, const Vec3& r, const Quat& q, c
   s.q.push_back(q);
   s.u.push_back(u);
   return i;
+}
+
+Result<Scene> finish_scene(ModelBuilder& mb, State s, double duration, SimSettings settings) {
+  Result<Model> m = mb.build();
+  if (!m) return m.error();
+  Scene sc;
+  sc.model = std::move(*m);
+  sc.initial = std::move(s);
+  sc.duration = duration;
+  sc.settings = std::move(settings);
+  return sc;
 }
 
 }  // namespace moreau::builtin

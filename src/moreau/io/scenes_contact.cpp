@@ -10,13 +10,6 @@
 namespace moreau::builtin {
 
 namespace {
-#define MOREAU_PARAM(var, key, fallback)                                 \
-  double var;                                                            \
-  {                                                                      \
-    Result<double> r_ = param_double(params, scene_name, key, fallback); \
-    if (!r_) return r_.error();                                          \
-    var = *r_;                                                           \
-  }
 
 SimSettings contact_settings() {
   SimSettings s;
@@ -32,14 +25,7 @@ SimSettings contact_settings() {
 
 Result<Scene> finish(ModelBuilder& mb, State s, double duration,
                      SimSettings settings = contact_settings()) {
-  Result<Model> m = mb.build();
-  if (!m) return m.error();
-  Scene sc;
-  sc.model = std::move(*m);
-  sc.initial = std::move(s);
-  sc.duration = duration;
-  sc.settings = std::move(settings);
-  return sc;
+  return finish_scene(mb, std::move(s), duration, std::move(settings));
 }
 
 Geometry with_material(Geometry g, double mu, double e) {
@@ -58,7 +44,7 @@ Geometry wall(const Vec3& point, const Vec3& normal, double mu) {
 
 Result<int> count_param(const SceneParams& params, const std::string& scene_name, const char* key,
                         double fallback, int hi) {
-  MOREAU_PARAM(nd, key, fallback);
+  MOREAU_SCENE_PARAM(nd, key, fallback);
   const int n = static_cast<int>(nd);
   if (n < 1 || n > hi || n != nd)
     return Error{"", 0, "scene '" + scene_name + "' parameter '" + key + "'",
@@ -70,8 +56,8 @@ Result<int> count_param(const SceneParams& params, const std::string& scene_name
 // One 0.2 m cube (1 kg) dropped from `drop` (default 1 cm) onto the ground; friction `mu`.
 Result<Scene> box_on_plane(const SceneParams& params) {
   const std::string scene_name = "box-on-plane";
-  MOREAU_PARAM(drop, "drop", 0.01);
-  MOREAU_PARAM(mu, "mu", 0.5);
+  MOREAU_SCENE_PARAM(drop, "drop", 0.01);
+  MOREAU_SCENE_PARAM(mu, "mu", 0.5);
   ModelBuilder mb(scene_name);
   State s;
   const Vec3 h(0.1, 0.1, 0.1);
@@ -86,8 +72,8 @@ Result<Scene> box_on_plane(const SceneParams& params) {
 // A 0.1 m sphere (1 kg) dropped from height `height` (centre, default 1 m); restitution e = 0.5.
 Result<Scene> ball_drop(const SceneParams& params) {
   const std::string scene_name = "ball-drop";
-  MOREAU_PARAM(height, "height", 1.0);
-  MOREAU_PARAM(e, "restitution", 0.5);
+  MOREAU_SCENE_PARAM(height, "height", 1.0);
+  MOREAU_SCENE_PARAM(e, "restitution", 0.5);
   ModelBuilder mb(scene_name);
   State s;
   const double r = 0.1;
@@ -103,8 +89,8 @@ Result<Scene> ball_drop(const SceneParams& params) {
 // mu (default 0.5: tan 20 deg = 0.364 < mu, it sticks; mu = 0.3 slides with g (sin a - mu cos a)).
 Result<Scene> box_incline(const SceneParams& params) {
   const std::string scene_name = "box-incline";
-  MOREAU_PARAM(angle, "angle", 20.0);
-  MOREAU_PARAM(mu, "mu", 0.5);
+  MOREAU_SCENE_PARAM(angle, "angle", 20.0);
+  MOREAU_SCENE_PARAM(mu, "mu", 0.5);
   ModelBuilder mb(scene_name);
   State s;
   const Vec3 h(0.1, 0.1, 0.1);
@@ -125,7 +111,7 @@ Result<Scene> box_stack(const SceneParams& params) {
   const std::string scene_name = "box-stack";
   Result<int> n = count_param(params, scene_name, "n", 5.0, 1000);
   if (!n) return n.error();
-  MOREAU_PARAM(mu, "mu", 0.5);
+  MOREAU_SCENE_PARAM(mu, "mu", 0.5);
   ModelBuilder mb(scene_name);
   State s;
   const Vec3 h(0.1, 0.1, 0.1);
@@ -149,7 +135,7 @@ Result<Scene> sphere_pile(const SceneParams& params) {
   const std::string scene_name = "sphere-pile";
   Result<int> n = count_param(params, scene_name, "n", 300.0, 1000000);
   if (!n) return n.error();
-  MOREAU_PARAM(mu, "mu", 0.3);
+  MOREAU_SCENE_PARAM(mu, "mu", 0.3);
   ModelBuilder mb(scene_name);
   State s;
   const double r = 0.05, W = 0.5, spacing = 0.12;

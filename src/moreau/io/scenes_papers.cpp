@@ -16,13 +16,6 @@
 namespace moreau::builtin {
 
 namespace {
-#define MOREAU_PAPER_PARAM(var, key, fallback)                           \
-  double var;                                                            \
-  {                                                                      \
-    Result<double> r_ = param_double(params, scene_name, key, fallback); \
-    if (!r_) return r_.error();                                          \
-    var = *r_;                                                           \
-  }
 
 constexpr double kDensity = 1000.0;  // water, kg/m^3 (spec A.14 reproduction default)
 
@@ -47,17 +40,6 @@ SimSettings paper_settings(const char* solver, double dt) {
   s.dynamics.penetration_margin = 0.0;
   s.dynamics.beta_contact = 0.0;  // b = 0 (spec A.13)
   return s;
-}
-
-Result<Scene> finish(ModelBuilder& mb, State s, double duration, SimSettings settings) {
-  Result<Model> m = mb.build();
-  if (!m) return m.error();
-  Scene sc;
-  sc.model = std::move(*m);
-  sc.initial = std::move(s);
-  sc.duration = duration;
-  sc.settings = std::move(settings);
-  return sc;
 }
 
 Geometry with_friction(Geometry g, const std::string& name, double mu) {
@@ -103,8 +85,8 @@ Vec3 random_direction(std::mt19937_64& rng) {
 // every vertical velocity becomes 0 there, and ngn's all-stick start is exact (spec D.2).
 Result<Scene> ball_stack(const SceneParams& params) {
   const std::string scene_name = "ball-stack";
-  MOREAU_PAPER_PARAM(v, "v", 1.0);
-  MOREAU_PAPER_PARAM(mu, "mu", 0.5);
+  MOREAU_SCENE_PARAM(v, "v", 1.0);
+  MOREAU_SCENE_PARAM(mu, "mu", 0.5);
   if (!(mu >= 0.0)) return bad_param(scene_name, "mu", "mu >= 0", mu);
   ModelBuilder mb(scene_name);
   State s;
@@ -120,7 +102,7 @@ Result<Scene> ball_stack(const SceneParams& params) {
   }
   SimSettings st = paper_settings("ngn", 5e-3);
   st.warm_start = false;  // all-stick initialisation every step (spec A.12)
-  return finish(mb, s, 0.5, st);
+  return finish_scene(mb, s, 0.5, st);
 }
 
 // Todorov Table 1 (spec A.14): n balls of radii U[0.05, 0.15] m in a closed 1 m cube (six walls,
@@ -130,9 +112,9 @@ Result<Scene> ball_stack(const SceneParams& params) {
 // step (5.4 m/s x 5 ms) so that no contact is first seen already penetrated.
 Result<Scene> balls_in_cube(const SceneParams& params) {
   const std::string scene_name = "balls-in-cube";
-  MOREAU_PAPER_PARAM(nd, "n", 10.0);
-  MOREAU_PAPER_PARAM(mu, "mu", 0.2);
-  MOREAU_PAPER_PARAM(seedd, "seed", 1.0);
+  MOREAU_SCENE_PARAM(nd, "n", 10.0);
+  MOREAU_SCENE_PARAM(mu, "mu", 0.2);
+  MOREAU_SCENE_PARAM(seedd, "seed", 1.0);
   if (!is_integer_in(nd, 1, 40)) return bad_param(scene_name, "n", "an integer in [1, 40]", nd);
   if (!(mu >= 0.0)) return bad_param(scene_name, "mu", "mu >= 0", mu);
   if (!is_integer_in(seedd, 0, 9007199254740992.0))
@@ -170,7 +152,7 @@ Result<Scene> balls_in_cube(const SceneParams& params) {
   st.warm_start = false;                        // all-stick initialisation (spec A.12)
   st.solver_settings.params["restarts"] = 0.0;  // the paper: keep the last iterate
   st.collision.margin = 0.03;
-  return finish(mb, s, 1.0, st);
+  return finish_scene(mb, s, 1.0, st);
 }
 
 // Schindler et al. Sec. IV-B (spec C.8): a uniform rod (m = 1 kg, L = 1 m, J = m L^2 / 12) at
@@ -183,8 +165,8 @@ Result<Scene> balls_in_cube(const SceneParams& params) {
 //   case=3  mu = 1.5, gravity down: G = -0.2, b < 0, no solution.
 Result<Scene> painleve(const SceneParams& params) {
   const std::string scene_name = "painleve";
-  MOREAU_PAPER_PARAM(cased, "case", 1.0);
-  MOREAU_PAPER_PARAM(v, "v", 1.0);
+  MOREAU_SCENE_PARAM(cased, "case", 1.0);
+  MOREAU_SCENE_PARAM(v, "v", 1.0);
   if (!is_integer_in(cased, 1, 3)) return bad_param(scene_name, "case", "1, 2 or 3", cased);
   if (!(v > 0.0)) return bad_param(scene_name, "v", "a sliding speed > 0", v);
   const int which = static_cast<int>(cased);
@@ -209,7 +191,7 @@ Result<Scene> painleve(const SceneParams& params) {
   mb.add_geometry(with_friction(sphere_geom(b, rho, Pose{tip, Quat::Identity()}), "tip", mu));
   SimSettings st = paper_settings("lemke", 1e-3);
   st.solver_settings.max_iters = 1000;  // pivots
-  return finish(mb, s, 0.2, st);
+  return finish_scene(mb, s, 0.2, st);
 }
 
 // Schindler et al. Sec. IV-A (spec C.7): a point mass m (default 1 kg) on a plane with friction mu
@@ -218,9 +200,9 @@ Result<Scene> painleve(const SceneParams& params) {
 // r = m converges in one iteration. It sticks within a step iff |v| <= mu g dt.
 Result<Scene> point_mass(const SceneParams& params) {
   const std::string scene_name = "point-mass";
-  MOREAU_PAPER_PARAM(m, "m", 1.0);
-  MOREAU_PAPER_PARAM(mu, "mu", 0.5);
-  MOREAU_PAPER_PARAM(v, "v", 0.0);
+  MOREAU_SCENE_PARAM(m, "m", 1.0);
+  MOREAU_SCENE_PARAM(mu, "mu", 0.5);
+  MOREAU_SCENE_PARAM(v, "v", 0.0);
   if (!(m > 0.0)) return bad_param(scene_name, "m", "a mass > 0", m);
   if (!(mu >= 0.0)) return bad_param(scene_name, "mu", "mu >= 0", mu);
   const double rho = 0.01;
@@ -234,7 +216,7 @@ Result<Scene> point_mass(const SceneParams& params) {
       with_friction(sphere_geom(b, rho, Pose{Vec3(0, 0, rho), Quat::Identity()}), "mass", mu));
   SimSettings st = paper_settings("prox-fp", 1e-3);
   st.solver_settings.max_iters = 200;
-  return finish(mb, s, 1.0, st);
+  return finish_scene(mb, s, 1.0, st);
 }
 
 #undef MOREAU_PAPER_PARAM
