@@ -1,12 +1,15 @@
 // `moreau bench`: record samples from the suite's scenes (and FCLib files), solve each with every
 // chosen solver from a cold and a warm start, and write results.csv, summary.json, plots and
 // report.md (docs/benchmark.md explains the method).
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -26,7 +29,7 @@ struct BenchOptions {
   std::string systems, solvers, out, samples_out;
   std::vector<std::string> fclib, samples, params;
   double dt = 0.0, tol = 1e-6, duration = 0.0;
-  int max_iters = 1000, max_samples = 0, jobs = 1;
+  int max_iters = 1000, max_samples = 0, jobs = -1;  // -1: 1, or all cores with --quick
   bool quick = false, no_warm = false, no_cold = false, traces = true, quiet = false;
 };
 
@@ -129,6 +132,7 @@ void run_bench(BenchOptions o) {
     if (o.max_iters == 1000) o.max_iters = 500;
   }
   if (o.max_samples == 0) o.max_samples = 12;
+  if (o.jobs == -1) o.jobs = o.quick ? 0 : 1;
   if (o.jobs < 1) o.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (o.dt < 0.0 || o.duration < 0.0)
     fail("bench", "--dt and --duration must be >= 0", kExitBadInput);
@@ -152,19 +156,36 @@ void run_bench(BenchOptions o) {
   cs.max_samples = o.max_samples;
   std::vector<std::string> notes;
   {
+    // Each system's simulation is independent: they run on `jobs` threads, and their samples are
+    // taken in the order of `systems`, so the result does not depend on the thread count.
+    std::vector<std::optional<Result<std::vector<bench::Sample>>>> recorded(systems.size());
     ProgressBar bar(static_cast<int64_t>(systems.size()), !o.quiet, "systems recorded");
+    std::atomic<size_t> next{0};
+    std::mutex bar_mutex;
+    int64_t done = 0;
+    auto worker = [&] {
+      for (size_t i; (i = next++) < systems.size();) {
+        recorded[i] = bench::collect_samples(systems[i], cs);
+        std::lock_guard<std::mutex> lock(bar_mutex);
+        bar.update(++done, 0.0);
+      }
+    };
+    std::vector<std::thread> pool;
+    const size_t threads = std::min(systems.size(), static_cast<size_t>(o.jobs));
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (std::thread& th : pool) th.join();
+    bar.finish();
     for (size_t i = 0; i < systems.size(); ++i) {
-      auto r = bench::collect_samples(systems[i], cs);
-      bar.update(static_cast<int64_t>(i + 1), 0.0);
+      Result<std::vector<bench::Sample>>& r = *recorded[i];
       if (!r) {  // a system whose simulation fails is reported and skipped, not the end of the run
-        bar.finish();
         const std::string note = "system " + systems[i] + " skipped: its simulation failed (" +
                                  r.error().message() + ")";
         std::cerr << "moreau bench: warning: " << note << '\n';
         notes.push_back(note);
         continue;
       }
-      for (auto& s : *r) samples.push_back(std::move(s));
+      for (auto& smp : *r) samples.push_back(std::move(smp));
       system_names.push_back(systems[i]);
     }
   }
@@ -265,7 +286,9 @@ void add_bench(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--max-iter", o->max_iters,
                   "iteration cap per solve (default 1000; 500 with --quick)");
   cmd->add_option("--param", o->params, "solver parameter key=value for every solver (repeatable)");
-  cmd->add_option("--jobs", o->jobs, "solve samples on N threads (0: all cores; default 1)");
+  cmd->add_option("--jobs", o->jobs,
+                  "record systems and solve samples on N threads (0: all cores; default 1, all "
+                  "cores with --quick)");
   cmd->add_flag("--quick", o->quick, "a short run of every suite system and solver (< 2 min)");
   cmd->add_flag("--no-warm", o->no_warm, "cold starts only");
   cmd->add_flag("--no-cold", o->no_cold, "warm starts only");

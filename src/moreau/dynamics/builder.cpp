@@ -48,7 +48,7 @@ void joint_dof_state(const Joint& j, const State& s, int k, double* q, double* q
 }
 
 // Body mass matrices in world frame, gravity and gyroscopic wrench (eq. 57-59).
-void ProblemBuilder::add_forces(const State& s, double dt) {
+void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, double dt) {
   const Model& m = *model_;
   for (int i = 0; i < m.num_bodies(); ++i) {
     const Body& b = m.bodies()[i];
@@ -68,7 +68,12 @@ void ProblemBuilder::add_forces(const State& s, double dt) {
     p_.h.segment<3>(6 * i) = b.mass * m.gravity();  // eq. 59
     p_.h.segment<3>(6 * i + 3) = -w.cross(I * w);
   }
-  // Actuation and passive damping: h += J_a^T tau (eq. 64, 72), explicit forces.
+  // Actuation and passive damping: h += J_a^T tau (eq. 64, 72), tau = T0 - c qd with the
+  // velocity-independent part T0 (feed-forward, spring kp (q* - q), kd qd*) explicit. The damping
+  // c = d + kd is integrated exactly per DoF, as if the DoF's two bodies were unconstrained (w:
+  // their inverse inertia along the DoF): qd decays by e^-x over the step, x = dt c w, i.e. the
+  // damping force is c qd (1 - e^-x) / x. Stable and non-overshooting for any c, unchanged at
+  // rest (docs/dynamics.md). implicit_joint_forces = false: explicit eq. 72.
   for (int jn = 0; jn < m.num_joints(); ++jn) {
     const Joint& j = m.joints()[jn];
     const JointAxes& ax = axes_[jn];
@@ -79,7 +84,7 @@ void ProblemBuilder::add_forces(const State& s, double dt) {
       const int axis = ax.dof[k];
       const double q = ax.value[axis];
       const double qd = ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub);
-      double tau = -j.damping[k] * qd;
+      double t0 = 0.0, c = j.damping[k];
       const double phase = 2.0 * kPi * a.frequency * s.t + a.phase;
       const double target = a.target + a.amplitude * std::sin(phase);
       const double target_rate = a.amplitude * 2.0 * kPi * a.frequency * std::cos(phase);
@@ -87,18 +92,32 @@ void ProblemBuilder::add_forces(const State& s, double dt) {
         case ActuationMode::Passive:
           break;
         case ActuationMode::Force:
-          tau += a.force + a.amplitude * std::sin(phase);
+          t0 = a.force + a.amplitude * std::sin(phase);
           break;
         case ActuationMode::Position: {
           double err = target - q;
           if (is_angular_axis(axis)) err = wrap_angle(err);
-          tau += a.force + a.kp * err + a.kd * (target_rate - qd);
+          t0 = a.force + a.kp * err + a.kd * target_rate;
+          c += a.kd;
           break;
         }
         case ActuationMode::Velocity:
-          tau += a.force + a.kd * (target - qd);
+          t0 = a.force + a.kd * target;
+          c += a.kd;
           break;
       }
+      double damping = c * qd;
+      if (st.implicit_joint_forces && c > 0.0) {
+        const auto rf = ax.Jf.row(axis).transpose();
+        double w = rf.dot(p_.Minv[j.follower] * rf);
+        if (j.base >= 0) {
+          const auto rb = ax.Jb.row(axis).transpose();
+          w += rb.dot(p_.Minv[j.base] * rb);
+        }
+        const double x = dt * c * w;
+        if (x > 1e-12) damping *= -std::expm1(-x) / x;  // (1 - e^-x) / x
+      }
+      double tau = t0 - damping;
       if (a.mode != ActuationMode::Passive) tau = std::clamp(tau, -a.effort_limit, a.effort_limit);
       p_.h.segment<6>(6 * j.follower) += ax.Jf.row(axis).transpose() * tau;
       if (j.base >= 0) p_.h.segment<6>(6 * j.base) += ax.Jb.row(axis).transpose() * tau;
@@ -284,7 +303,7 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
   const Model& m = *model_;
   p_.dt = dt;
   for (int jn = 0; jn < m.num_joints(); ++jn) joint_axes(m.joints()[jn], s, axes_[jn]);
-  add_forces(s, dt);
+  add_forces(s, st, dt);
 
   // Upper bound on rows: joints + 2 per limited DoF + 3 per contact.
   int max_rows = m.joint_rows() + 3 * static_cast<int>(contacts.size());

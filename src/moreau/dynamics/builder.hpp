@@ -18,6 +18,9 @@ struct DynamicsSettings {
   // curvature term c = f(s [+] dt u_free) - f(s) - dt J u_free predicted with the free velocity, so
   // that f(s+) = (1 - beta) f(s) + O(dt^2 |u+ - u_free| |u|) instead of + O(dt^2 |u|^2).
   bool drift_compensation = true;
+  // Joint damping (passive d, servo kd) integrated exactly per DoF, as if unconstrained (beyond
+  // eq. 72, which is explicit): stable for any damping; springs stay explicit (docs/dynamics.md).
+  bool implicit_joint_forces = true;
   double penetration_margin = 0.0;  // delta of eq. 91a [m]: tolerated penetration
   double limit_margin = 0.0;        // a limit row is created when g + dt min(0, gdot) <= margin
   double restitution_threshold =
@@ -37,7 +40,7 @@ class ProblemBuilder {
   const std::vector<JointAxes>& joint_axes_cache() const { return axes_; }
 
  private:
-  void add_forces(const State& s, double dt);
+  void add_forces(const State& s, const DynamicsSettings& st, double dt);
   void add_joint_blocks(const State& s, const DynamicsSettings& st, double dt);
   void add_limit_blocks(const State& s, const DynamicsSettings& st, double dt);
   void add_contact_blocks(const State& s, const std::vector<Contact>& c, const DynamicsSettings& st,

@@ -241,10 +241,10 @@ LinkValues apply_keyframe(Context& c, const Element* root) {
   return values;
 }
 
-// Joint damping and springs are explicit forces in moreau (MuJoCo integrates damping implicitly):
-// a DoF with inverse effective inertia w is stable only for dt d w < 2 and dt^2 k w < 4. Larger
-// values are capped at dt d w = 1 and dt^2 k w = 1, with a warning (docs/model-import.md).
-void cap_explicit_forces(Context& c, const TreeBuild& tb, Scene& sc) {
+// Springs and position gains are explicit forces in moreau (damping is implicit per DoF, as in
+// MuJoCo): a DoF with inverse effective inertia w is stable only for dt^2 k w < 4. Larger values
+// are capped at dt^2 k w = 1, with a warning (docs/model-import.md).
+void cap_explicit_springs(Context& c, const TreeBuild& tb, Scene& sc) {
   const Model& m = sc.model;
   std::vector<int> line(m.num_joints(), 0);  // the body element that defines each joint
   for (size_t i = 0; i < tb.joint_of_link.size(); ++i)
@@ -269,14 +269,6 @@ void cap_explicit_forces(Context& c, const TreeBuild& tb, Scene& sc) {
       };
       const double w = winv(j.follower, ax.Jf.row(a)) + winv(j.base, ax.Jb.row(a));
       if (!(w > 0.0)) continue;
-      if (dt * j.damping[k] * w > 1.0) {
-        c.warn(line[jn], "joint '" + j.name + "' DoF " + std::to_string(k) + ": damping " +
-                             std::to_string(j.damping[k]) + " capped at " +
-                             std::to_string(1.0 / (dt * w)) +
-                             " (explicit damping is unstable beyond dt d w = 2)");
-        j.damping[k] = 1.0 / (dt * w);
-        changed = true;
-      }
       DofActuator& u = j.actuators[k];
       if (u.mode == ActuationMode::Position && dt * dt * u.kp * w > 1.0) {
         c.warn(line[jn], "joint '" + j.name + "' DoF " + std::to_string(k) + ": stiffness/kp " +
@@ -284,12 +276,6 @@ void cap_explicit_forces(Context& c, const TreeBuild& tb, Scene& sc) {
                              std::to_string(1.0 / (dt * dt * w)) +
                              " (explicit springs are unstable beyond dt^2 k w = 4)");
         u.kp = 1.0 / (dt * dt * w);
-        changed = true;
-      }
-      if (u.mode != ActuationMode::Passive && dt * u.kd * w > 1.0) {
-        c.warn(line[jn], "joint '" + j.name + "' DoF " + std::to_string(k) + ": kd " +
-                             std::to_string(u.kd) + " capped at " + std::to_string(1.0 / (dt * w)));
-        u.kd = 1.0 / (dt * w);
         changed = true;
       }
     }
@@ -359,7 +345,7 @@ Result<ImportedModel> import(const std::string& xml, const std::string& file,
     ImportedModel out;
     Result<Scene> sc = build_tree_scene(c.tree, values, &out.build);
     if (!sc) return sc.error();
-    cap_explicit_forces(c, out.build, *sc);
+    cap_explicit_springs(c, out.build, *sc);
     report_ignored(c);
     out.warnings = std::move(c.warnings);
     out.scene = std::move(*sc);

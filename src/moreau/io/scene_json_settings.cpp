@@ -82,9 +82,10 @@ ojson write_impedance(const ImpedanceParams& p) {
 }  // namespace
 
 SimSettings read_settings(const Reader& r, const json& j, const Loc& at) {
-  r.keys(j, at,
-         {"dt", "solver", "integrator", "warm_start", "solver_settings", "stabilization",
-          "restitution_threshold", "dense_limit", "collision", "softening"});
+  r.keys(
+      j, at,
+      {"dt", "solver", "integrator", "warm_start", "solver_settings", "stabilization",
+       "restitution_threshold", "implicit_joint_forces", "dense_limit", "collision", "softening"});
   SimSettings s;
   if (const json* v = Reader::get(j, "dt")) s.dt = r.number(*v, at.key("dt"), Range::Positive);
   if (const json* v = Reader::get(j, "solver")) {
@@ -104,6 +105,8 @@ SimSettings read_settings(const Reader& r, const json& j, const Loc& at) {
     read_solver_settings(r, *v, at.key("solver_settings"), s.solver_settings);
   if (const json* v = Reader::get(j, "stabilization"))
     read_stabilization(r, *v, at.key("stabilization"), s.dynamics);
+  if (const json* v = Reader::get(j, "implicit_joint_forces"))
+    s.dynamics.implicit_joint_forces = r.boolean(*v, at.key("implicit_joint_forces"));
   if (const json* v = Reader::get(j, "restitution_threshold"))
     s.dynamics.restitution_threshold =
         r.number(*v, at.key("restitution_threshold"), Range::NonNegative);
@@ -140,6 +143,7 @@ ojson write_settings(const SimSettings& s) {
   st["penetration_margin"] = d.penetration_margin;
   st["limit_margin"] = d.limit_margin;
   o["restitution_threshold"] = d.restitution_threshold;
+  o["implicit_joint_forces"] = d.implicit_joint_forces;
   o["dense_limit"] = d.dense_limit;
   o["collision"]["margin"] = s.collision.margin;
   ojson& sf = o["softening"];
