@@ -145,14 +145,14 @@ void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st
     b.id = joint_block_id(jn);
     b.source = jn;
     if (st.drift_compensation) joint_axes(j, pred_, pred_axes_);
-    const Vec6 uf = u_free_[j.follower], ub = j.base >= 0 ? u_free_[j.base] : Vec6::Zero();
+    const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
     for (int r = 0; r < ax.m; ++r) {
       const int axis = ax.constrained[r];
       b.J[0].row(r) = ax.Jf.row(axis);
       b.J[1].row(r) = ax.Jb.row(axis);
       const double f = ax.value[axis];
       fbuf_[p_.nl + r] = f;
-      double c = 0.0;  // curvature of f along dt u_free (second-order drift)
+      double c = 0.0;  // curvature of f along dt u- (second-order drift)
       if (st.drift_compensation)
         c = pred_axes_.value[axis] - f - dt * (ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub));
       bias_[p_.nl + r] = (st.beta_joint * f + c) / dt;  // eq. 89b (+ drift compensation)
@@ -312,11 +312,9 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
   if (static_cast<int>(bias_.size()) < max_rows) bias_.resize(max_rows);
   if (static_cast<int>(fbuf_.size()) < max_rows) fbuf_.resize(max_rows);
 
-  u_free_.resize(m.num_bodies());
-  for (int i = 0; i < m.num_bodies(); ++i) u_free_[i] = p_.u_free.segment<6>(6 * i);
-  if (st.drift_compensation) {
+  if (st.drift_compensation) {  // predicted along u- (see add_joint_blocks)
     pred_ = s;
-    integrate_positions(pred_, u_free_, dt);
+    integrate_positions(pred_, s.u, dt);
   }
   p_.blocks.clear();
   p_.nl = 0;

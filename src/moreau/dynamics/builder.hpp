@@ -11,12 +11,13 @@ namespace moreau {
 
 struct DynamicsSettings {
   // Baumgarte ERPs beta in [0, 1] (eq. 89-91); the bias is (beta / dt) * residual.
-  double beta_joint = 0.5;  // with drift compensation: 3.7e-7 m closure on fourbar-fixed over 10 s
+  double beta_joint = 0.5;  // with drift compensation: 7.5e-9 m closure on fourbar-fixed over 10 s
   double beta_limit = 0.2;
   double beta_contact = 0.2;
   // Second-order drift compensation of joint rows (beyond the report): the bias also cancels the
-  // curvature term c = f(s [+] dt u_free) - f(s) - dt J u_free predicted with the free velocity, so
-  // that f(s+) = (1 - beta) f(s) + O(dt^2 |u+ - u_free| |u|) instead of + O(dt^2 |u|^2).
+  // curvature term c = f(s [+] dt u-) - f(s) - dt J u- predicted along the pre-step velocity, so
+  // that f(s+) = (1 - beta) f(s) + O(dt^2 |u+ - u-| |u|) instead of + O(dt^2 |u|^2). Along u-, and
+  // not u_free, so that redundant rows stay consistent (docs/dynamics.md).
   bool drift_compensation = true;
   // Joint damping (passive d, servo kd) integrated exactly per DoF, as if unconstrained (beyond
   // eq. 72, which is explicit): stable for any damping; springs stay explicit (docs/dynamics.md).
@@ -51,8 +52,7 @@ class ProblemBuilder {
   Problem p_;
   std::vector<JointAxes> axes_;
   JointAxes pred_axes_;
-  State pred_;                       // s [+] dt u_free, for drift compensation
-  std::vector<Vec6> u_free_;         // u_free per body
+  State pred_;                       // s [+] dt u-, for drift compensation
   std::vector<double> bias_, fbuf_;  // v_B + E v^- per row, before it is added to J u_free
   std::vector<std::vector<std::pair<int, int>>> incidence_;  // per body: (block, slot)
   std::vector<int> sizes_, cols_, mark_;

@@ -65,7 +65,9 @@ Result<Scene> misha(const SceneParams&) {
   const double zh = 1.4;
   const int head =
       L("head", kUni, torso, 3.0, v3(0.08, 0.08, 0.1), v3(0, 0, zh), v3(0, 0, 1.25), Z, Y, 30, 0.2);
-  mounted_shell(r, "head_shell", head, 1.5, v3(0.16, 0.16, 0.16), v3(0, 0, zh + 0.02), 31,
+  // Shell rim 2 cm above the torso's top: at the neck pivot's height (the first version) the rim
+  // rubbed the torso where no head rotation can separate it (a jam, infeasible once penetrated).
+  mounted_shell(r, "head_shell", head, 1.5, v3(0.16, 0.16, 0.15), v3(0, 0, zh + 0.05), 31,
                 {v3(0, 0, zh + 0.1)});
   L("jaw", kRev, head, 0.5, v3(0.06, 0.05, 0.015), v3(0.09, 0, zh - 0.09), v3(0.05, 0, zh - 0.08),
     Y, Z, 2, 0.2);
