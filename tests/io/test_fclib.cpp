@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "moreau/io/fclib.hpp"
+#include "moreau/io/scene.hpp"
 #include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
@@ -297,4 +298,56 @@ TEST(FclibShared, OtherGlobalProblemsLoad) {
   EXPECT_EQ(spheres->problem.validate(), "");
   EXPECT_EQ(cube->contacts, 1);
   EXPECT_EQ(cube->problem.validate(), "");
+}
+
+namespace {
+// The Problem of the first step of `scene` that has constraint rows.
+Problem first_constrained_problem(const std::string& scene) {
+  Result<Scene> sc = make_builtin_scene(scene);
+  EXPECT_TRUE(sc);
+  Simulator sim(sc->model, sc->settings);
+  State s = sc->initial;
+  for (int k = 0; k < 2000 && sim.step(s); ++k)
+    if (sim.problem().nl > 0) return sim.problem();
+  ADD_FAILURE() << scene << ": no constrained step";
+  return {};
+}
+}  // namespace
+
+TEST(FclibWrite, ContactProblemRoundTripsExactly) {
+  if (!fclib_supported()) GTEST_SKIP() << "built without HDF5";
+  const Problem p = first_constrained_problem("box-stack");
+  ASSERT_GT(p.nl, 3);
+  const std::string path = temp_path("roundtrip.hdf5");
+  ASSERT_FALSE(save_fclib_local(p, path, "box-stack", "test"));
+  auto r = load_fclib(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->title, "box-stack");
+  EXPECT_EQ(r->problem.nl, p.nl);
+  MatX D0, D1;
+  p.D.to_dense(D0);
+  r->problem.D.to_dense(D1);
+  EXPECT_EQ(D1, D0);  // doubles stored as they are, permutation undone
+  EXPECT_EQ(r->problem.v_f, p.v_f);
+  for (size_t c = 0; c < p.blocks.size(); ++c) EXPECT_EQ(r->problem.blocks[c].mu, p.blocks[c].mu);
+  // The same solver gives the same impulses on both.
+  SolverSettings st;
+  st.tol = 1e-9;
+  SolverWorkspace ws;
+  Solution a, b;
+  ASSERT_TRUE(solve("admm-ncp-sa", p, st, {}, ws, a));
+  ASSERT_TRUE(solve("admm-ncp-sa", r->problem, st, {}, ws, b));
+  EXPECT_TRUE(a.converged());
+  EXPECT_EQ(a.lambda, b.lambda);
+}
+
+TEST(FclibWrite, JointRowsAreRefusedAndNoFileIsLeft) {
+  if (!fclib_supported()) GTEST_SKIP() << "built without HDF5";
+  const Problem p = first_constrained_problem("fourbar-fixed");
+  const std::string path = temp_path("joints.hdf5");
+  auto e = save_fclib_local(p, path, "fourbar-fixed", "");
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->message().find("joint rows"), std::string::npos) << e->message();
+  EXPECT_FALSE(std::filesystem::exists(path));
 }

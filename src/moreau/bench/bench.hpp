@@ -91,7 +91,8 @@ Result<std::vector<Sample>> collect_samples(const std::string& scene, const Coll
 
 // Reads samples from disk: a .mprob Problem dump or an FCLib HDF5 file (every problem in it).
 Result<std::vector<Sample>> load_samples(const std::string& path);
-// Writes each sample as DIR/<system>-<step>.mprob. Errors name the file.
+// Writes each sample as DIR/<system>-<step>.mprob, and the contact-only ones also as FCLib local
+// problems DIR/fclib/<system>-<step>.hdf5 (when built with HDF5). Errors name the file.
 std::optional<Error> save_samples(const std::vector<Sample>& samples, const std::string& dir);
 
 // ---- metrics (eq. 173-176), all L-infinity, NCP quantities for every solver ----

@@ -107,6 +107,12 @@ bool has_ext(const fs::path& p, std::initializer_list<const char*> exts) {
   return false;
 }
 
+bool contacts_only(const Problem& p) {
+  for (const ConstraintBlock& b : p.blocks)
+    if (b.cone != ConeKind::Coulomb) return false;
+  return true;
+}
+
 // "fourbar-fixed-120" -> "fourbar-fixed": the name save_samples gave, without its step.
 std::string system_of_stem(const std::string& stem) {
   const size_t dash = stem.find_last_of('-');
@@ -181,6 +187,17 @@ std::optional<Error> save_samples(const std::vector<Sample>& samples, const std:
     const std::string name = file_safe(s.system) + "-" + std::to_string(id) + kProblemExtension;
     const fs::path path = fs::path(dir) / name;
     if (auto e = save_problem(s.problem, path.string())) return e;
+    // Contact-only samples also as FCLib local problems, for other tools, in DIR/fclib (a
+    // subdirectory, so that reading DIR back does not count them twice).
+    if (!fclib_supported() || s.problem.nl == 0 || !contacts_only(s.problem)) continue;
+    const fs::path fdir = fs::path(dir) / "fclib";
+    std::error_code ec;
+    fs::create_directories(fdir, ec);
+    const fs::path fpath = fdir / (path.stem().string() + ".hdf5");
+    if (auto e =
+            save_fclib_local(s.problem, fpath.string(), s.system + " step " + std::to_string(id),
+                             "recorded by moreau bench (" + s.reason + ")"))
+      return e;
   }
   return std::nullopt;
 }

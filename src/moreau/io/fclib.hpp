@@ -8,6 +8,7 @@
 // W is kept as stored, not symmetrized: row-based solvers (the PGS family) use W's rows as they
 // are; the relative asymmetry max|W - W^T| / max|W| is reported so that a solver that assumes
 // symmetry (Cholesky, CG) can say which problem it solved.
+#include <optional>
 #include <string>
 
 #include <Eigen/SparseCore>
@@ -34,6 +35,14 @@ bool fclib_supported();
 // non-HDF5 file, missing dataset, wrong type or dimension, out-of-range index, non-finite value,
 // negative friction, spacedim != 3, equality constraints (G) in a global problem.
 Result<FclibProblem> load_fclib(const std::string& path);
+
+// Writes a contact-only Problem (every block Coulomb) as an FCLib local problem: /fclib_local/W
+// (D, plus the softening compliance R on its diagonal, CSC, FCLib's [n, t1, t2] order), vectors q
+// (v_f) and mu, spacedim 3, info/{title, description}. Joint and limit rows have no exact FCLib
+// local form (mixed problems take equalities only): such a Problem is an Error naming its first
+// such block, and no file is written. Errors name the file; a failed write leaves no file.
+std::optional<Error> save_fclib_local(const Problem& p, const std::string& path,
+                                      const std::string& title, const std::string& description);
 
 // The conversion itself (no HDF5 needed): W (m x m, FCLib order), q (m), mu (m / 3).
 // `file` only labels errors.

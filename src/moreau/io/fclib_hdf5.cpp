@@ -8,7 +8,10 @@
 #include <hdf5.h>
 #endif
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <type_traits>
 #include <vector>
 
 namespace moreau {
@@ -19,6 +22,11 @@ bool fclib_supported() {
   return false;
 }
 Result<FclibProblem> load_fclib(const std::string& path) {
+  return Error{path, 0, "FCLib file", "moreau built with HDF5 (install libhdf5-dev, reconfigure)",
+               "built without HDF5"};
+}
+std::optional<Error> save_fclib_local(const Problem&, const std::string& path, const std::string&,
+                                      const std::string&) {
   return Error{path, 0, "FCLib file", "moreau built with HDF5 (install libhdf5-dev, reconfigure)",
                "built without HDF5"};
 }
@@ -243,6 +251,97 @@ Result<FclibProblem> load_fclib(const std::string& path) {
     }
   }
   return r;
+}
+
+namespace {
+
+// Writes datasets under an open file; the first failure is remembered.
+struct Writer {
+  hid_t file;
+  bool ok = true;
+  void group(const char* name) {
+    Handle g{H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+    ok = ok && g.id >= 0;
+  }
+  template <class T>
+  void array(const std::string& name, const std::vector<T>& v) {
+    const hsize_t n = v.size();
+    const hid_t type = std::is_integral_v<T> ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
+    Handle sp{H5Screate_simple(1, &n, nullptr), H5Sclose};
+    Handle d{H5Dcreate2(file, name.c_str(), type, sp.id, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+             H5Dclose};
+    ok = ok && d.id >= 0 &&
+         (n == 0 || H5Dwrite(d.id, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) >= 0);
+  }
+  void integer(const std::string& name, int x) { array(name, std::vector<int>{x}); }
+  void text(const std::string& name, const std::string& t) {
+    Handle ty{H5Tcopy(H5T_C_S1), H5Tclose};
+    H5Tset_size(ty.id, std::max<size_t>(1, t.size()));
+    Handle sp{H5Screate(H5S_SCALAR), H5Sclose};
+    Handle d{H5Dcreate2(file, name.c_str(), ty.id, sp.id, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+             H5Dclose};
+    const std::string padded = t.empty() ? std::string(1, '\0') : t;
+    ok =
+        ok && d.id >= 0 && H5Dwrite(d.id, ty.id, H5S_ALL, H5S_ALL, H5P_DEFAULT, padded.data()) >= 0;
+  }
+};
+
+}  // namespace
+
+std::optional<Error> save_fclib_local(const Problem& p, const std::string& path,
+                                      const std::string& title, const std::string& description) {
+  for (const ConstraintBlock& b : p.blocks)
+    if (b.cone != ConeKind::Coulomb || b.size != 3 || b.offset != 3 * (&b - p.blocks.data()))
+      return Error{path, 0, "Problem block " + std::to_string(&b - p.blocks.data()),
+                   "contact rows only (FCLib local problem)",
+                   b.kind == RowKind::Joint ? "joint rows" : "limit rows"};
+  const int m = p.nl, nc = m / 3;
+  MatX D;
+  p.D.to_dense(D);
+  if (p.R.size() == m) D.diagonal() += p.R;
+  // CSC of W in FCLib order: W(fc(k) + 3c, fc(l) + 3d) = D(k + 3c, l + 3d).
+  std::vector<int> perm(m);  // FCLib index -> moreau index
+  for (int c = 0; c < nc; ++c)
+    for (int k = 0; k < 3; ++k) perm[3 * c + fclib_coordinate(k)] = 3 * c + k;
+  std::vector<int> colptr{0}, rowind;
+  std::vector<double> values, q(m), mu(nc);
+  for (int col = 0; col < m; ++col) {
+    for (int row = 0; row < m; ++row) {
+      const double x = D(perm[row], perm[col]);
+      if (x == 0.0) continue;
+      rowind.push_back(row);
+      values.push_back(x);
+    }
+    colptr.push_back(static_cast<int>(values.size()));
+  }
+  for (int r = 0; r < m; ++r) q[r] = p.v_f[perm[r]];
+  for (int c = 0; c < nc; ++c) mu[c] = p.blocks[c].mu;
+  {
+    QuietErrors quiet;
+    Handle f{H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
+    if (f.id < 0) return Error{path, 0, "FCLib file", "a writable path", "create failed"};
+    Writer w{f.id};
+    w.group("/fclib_local");
+    w.integer("/fclib_local/spacedim", 3);
+    w.group("/fclib_local/W");
+    w.integer("/fclib_local/W/m", m);
+    w.integer("/fclib_local/W/n", m);
+    w.integer("/fclib_local/W/nz", -1);  // CSC
+    w.integer("/fclib_local/W/nzmax", static_cast<int>(values.size()));
+    w.array("/fclib_local/W/p", colptr);
+    w.array("/fclib_local/W/i", rowind);
+    w.array("/fclib_local/W/x", values);
+    w.group("/fclib_local/vectors");
+    w.array("/fclib_local/vectors/q", q);
+    w.array("/fclib_local/vectors/mu", mu);
+    w.group("/fclib_local/info");
+    w.text("/fclib_local/info/title", title);
+    w.text("/fclib_local/info/description", description);
+    w.text("/fclib_local/info/math_info", "written by moreau: W = J M^-1 J^T, q = v_f");
+    if (w.ok) return std::nullopt;
+  }
+  std::remove(path.c_str());
+  return Error{path, 0, "FCLib file", "every dataset written", "an HDF5 write error"};
 }
 
 #endif  // MOREAU_HAVE_HDF5

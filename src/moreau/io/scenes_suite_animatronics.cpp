@@ -65,7 +65,7 @@ Result<Scene> misha(const SceneParams&) {
   const double zh = 1.4;
   const int head =
       L("head", kUni, torso, 3.0, v3(0.08, 0.08, 0.1), v3(0, 0, zh), v3(0, 0, 1.25), Z, Y, 30, 0.2);
-  // Shell rim 2 cm above the torso's top: at the neck pivot's height (the first version) the rim
+  // Shell rim 4 cm above the torso's top: at the neck pivot's height (the first version) the rim
   // rubbed the torso where no head rotation can separate it (a jam, infeasible once penetrated).
   mounted_shell(r, "head_shell", head, 1.5, v3(0.16, 0.16, 0.15), v3(0, 0, zh + 0.05), 31,
                 {v3(0, 0, zh + 0.1)});
