@@ -38,28 +38,14 @@ const std::vector<Config>& configs() {
 // Four 0.1 m links (0.1 kg) hanging from the world on hinges about y, released horizontally; the
 // tip link weighs mass_ratio * 0.1 kg.
 Result<Scene> heavy_chain(double mass_ratio) {
-  using namespace builtin;
   ModelBuilder mb("heavy-chain");
   State s;
-  const double l = 0.05;
-  const Vec3 half(0.01, 0.01, l);
-  const Quat ax = axis_frame(Vec3::UnitY());
-  const Quat tilt(Eigen::AngleAxisd(0.5 * kPi, Vec3::UnitY()));  // body z along world x
-  const int n = 4;
-  for (int i = 0; i < n; ++i) {
-    const double m = i == n - 1 ? 0.1 * mass_ratio : 0.1;
-    const int b = add_body(mb, s, box_body("link" + std::to_string(i), m, half),
-                           Vec3((2 * i + 1) * l, 0, 0), tilt);
-    mb.add_joint(joint_at("hinge" + std::to_string(i), JointType::Revolute, b - 1, b,
-                          {Vec3(2 * i * l, 0, 0), ax}, s));
+  builtin::add_hanging_chain(mb, s, {0.1, 0.1, 0.1, 0.1 * mass_ratio}, false);
+  Result<Scene> sc = builtin::finish_scene(mb, std::move(s), 1.0);
+  if (sc) {
+    sc->name = "heavy-chain";
+    sc->source = "experiment";
   }
-  Result<Model> model = mb.build();
-  if (!model) return model.error();
-  Scene sc;
-  sc.name = "heavy-chain";
-  sc.source = "experiment";
-  sc.model = std::move(*model);
-  sc.initial = std::move(s);
   return sc;
 }
 

@@ -29,6 +29,12 @@ Quat axis_frame(const Vec3& axis);
 int add_body(ModelBuilder& mb, State& s, Body b, const Vec3& r, const Quat& q = Quat::Identity(),
              const Vec6& u = Vec6::Zero());
 
+// A chain of 0.1 m box links (masses[i] kg) hanging from the world on revolute joints about
+// world y, laid out horizontally along +x (the `chain` scene; the softening experiment's heavy
+// chain). With `geometry`, each link also gets its box as collision geometry.
+void add_hanging_chain(ModelBuilder& mb, State& s, const std::vector<double>& masses,
+                       bool geometry);
+
 // A Scene from a builder and an initial state (the last step of every builder).
 Result<Scene> finish_scene(ModelBuilder& mb, State s, double duration, SimSettings settings = {});
 

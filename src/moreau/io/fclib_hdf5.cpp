@@ -296,24 +296,32 @@ std::optional<Error> save_fclib_local(const Problem& p, const std::string& path,
                    "contact rows only (FCLib local problem)",
                    b.kind == RowKind::Joint ? "joint rows" : "limit rows"};
   const int m = p.nl, nc = m / 3;
-  MatX D;
-  p.D.to_dense(D);
-  if (p.R.size() == m) D.diagonal() += p.R;
-  // CSC of W in FCLib order: W(fc(k) + 3c, fc(l) + 3d) = D(k + 3c, l + 3d).
+  // W(fc(k) + 3c, fc(l) + 3d) = D(k + 3c, l + 3d), from D's 3x3 blocks (CSC via Eigen).
+  std::vector<Eigen::Triplet<double> > t;
+  t.reserve(p.D.nnz() + (p.R.size() == m ? m : 0));
+  for (int c = 0; c < nc; ++c)
+    for (int e = p.D.row_start(c); e < p.D.row_start(c + 1); ++e) {
+      const int d = p.D.entry_col(e);
+      const auto B = p.D.entry(e);
+      for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 3; ++l)
+          if (B(k, l) != 0.0)
+            t.emplace_back(3 * c + fclib_coordinate(k), 3 * d + fclib_coordinate(l), B(k, l));
+    }
+  if (p.R.size() == m)
+    for (int r = 0; r < m; ++r)
+      t.emplace_back(r - r % 3 + fclib_coordinate(r % 3), r - r % 3 + fclib_coordinate(r % 3),
+                     p.R[r]);
+  Eigen::SparseMatrix<double> W(m, m);
+  W.setFromTriplets(t.begin(), t.end());
+  W.makeCompressed();
+  const std::vector<int> colptr(W.outerIndexPtr(), W.outerIndexPtr() + m + 1),
+      rowind(W.innerIndexPtr(), W.innerIndexPtr() + W.nonZeros());
+  const std::vector<double> values(W.valuePtr(), W.valuePtr() + W.nonZeros());
   std::vector<int> perm(m);  // FCLib index -> moreau index
   for (int c = 0; c < nc; ++c)
     for (int k = 0; k < 3; ++k) perm[3 * c + fclib_coordinate(k)] = 3 * c + k;
-  std::vector<int> colptr{0}, rowind;
-  std::vector<double> values, q(m), mu(nc);
-  for (int col = 0; col < m; ++col) {
-    for (int row = 0; row < m; ++row) {
-      const double x = D(perm[row], perm[col]);
-      if (x == 0.0) continue;
-      rowind.push_back(row);
-      values.push_back(x);
-    }
-    colptr.push_back(static_cast<int>(values.size()));
-  }
+  std::vector<double> q(m), mu(nc);
   for (int r = 0; r < m; ++r) q[r] = p.v_f[perm[r]];
   for (int c = 0; c < nc; ++c) mu[c] = p.blocks[c].mu;
   {

@@ -118,17 +118,7 @@ Result<Scene> chain(const SceneParams& params) {
                  std::to_string(nd)};
   ModelBuilder mb("chain");
   State s;
-  const double l = 0.05;
-  const Vec3 half(0.01, 0.01, l);
-  const Quat ax = axis_frame(Vec3::UnitY());
-  const Quat tilt(Eigen::AngleAxisd(0.5 * kPi, Vec3::UnitY()));  // body z along world x
-  for (int i = 0; i < n; ++i) {
-    const int b = add_body(mb, s, box_body("link" + std::to_string(i), 0.1, half),
-                           Vec3((2 * i + 1) * l, 0, 0), tilt);
-    mb.add_geometry(box_geom(b, half));
-    mb.add_joint(joint_at("hinge" + std::to_string(i), JointType::Revolute, b - 1, b,
-                          {Vec3(2 * i * l, 0, 0), ax}, s));
-  }
+  add_hanging_chain(mb, s, std::vector<double>(n, 0.1), true);
   return finish_scene(mb, s, 2.0);
 }
 
