@@ -158,6 +158,11 @@ void run_solve(const SolveOptions& o) {
     std::printf("solver %s (%.*s): %s after %d iterations, %.3g s\n", o.solver.c_str(),
                 static_cast<int>(info->problem.size()), info->problem.data(),
                 status_name(sol.status), sol.iterations, sol.solve_time_s);
+    if (info->problem == "LCP" && sol.converged())
+      std::printf(
+          "LCP residual max|min(z, w)| %.3g: solved on the friction pyramid; the NCP residuals "
+          "on the cone below measure the pyramid's approximation, not solver error\n",
+          sol.residual);
     std::printf(
         "NCP residuals (L-inf): natmap %.3g  primal %.3g  dual %.3g  compl %.3g  (scale %.3g)\n",
         r.natmap, r.primal, r.dual, r.compl_, scale);

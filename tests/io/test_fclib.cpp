@@ -268,6 +268,25 @@ TEST(FclibShared, LmgcPerioBoxSolvedByTheNcpSolvers) {
   }
 }
 
+// W has rank 72 of 180 and impulses reach 1e5 against entries of 1e-4: Lemke needs the scaled
+// LCP and a relative pivot tolerance here (with neither it lost feasibility after 41 pivots and
+// stopped on a false ray). Measured: converged after 327 pivots, LCP residual 1.5e-11.
+TEST(FclibShared, LmgcPerioBoxSolvedByLemke) {
+  if (!fclib_supported()) GTEST_SKIP() << "built without HDF5";
+  const auto r = load_shared(kLmgc);
+  if (!r) GTEST_SKIP() << "shared FCLib data not found (set MOREAU_SHARED_DIR)";
+  const Problem& p = r->problem;
+  SolverWorkspace ws;
+  Solution sol;
+  ASSERT_TRUE(solve("lemke", p, SolverSettings{}, {}, ws, sol));
+  ASSERT_TRUE(sol.converged()) << sol.message;
+  EXPECT_LT(sol.residual, 1e-10);  // max |min(z, w)| of the pyramid LCP
+  // v+ = D lambda + v_f is in the dual cone and lambda in the pyramid (inside K_mu).
+  const NcpResiduals res = ncp_residuals(p, sol.lambda, sol.v_plus, true);
+  EXPECT_LT(res.primal, 1e-10 * sol.lambda.cwiseAbs().maxCoeff());
+  EXPECT_LT(res.dual, 1e-10);
+}
+
 TEST(FclibShared, BoxStacksGlobalProblem) {
   if (!fclib_supported()) GTEST_SKIP() << "built without HDF5";
   const auto r = load_shared("Box_Stacks-i0122-82-5.hdf5");

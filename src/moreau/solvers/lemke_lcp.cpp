@@ -23,15 +23,15 @@ const char* result_name(Result r) {
 }
 
 namespace {
-// Column of variable v in I w - M z - d z0 = q (d = 1), premultiplied by B^-1, into t.col.
-void entering_column(const MatX& M, int v, Tableau& t) {
+// Column of variable v in I w - M z - d z0 = q, premultiplied by B^-1, into t.col.
+void entering_column(const MatX& M, const VecX& d, int v, Tableau& t) {
   const int n = static_cast<int>(M.rows());
   if (v < n)
     t.col = t.Binv.col(v);
   else if (v < 2 * n)
     t.col.noalias() = -(t.Binv * M.col(v - n));
   else
-    t.col = -t.Binv.rowwise().sum();
+    t.col.noalias() = -(t.Binv * d);
 }
 
 // Gauss-Jordan pivot on row r with the entering column t.col.
@@ -48,8 +48,16 @@ void pivot(int r, Tableau& t) {
 }
 
 // Lexicographic minimum-ratio test; -1 when no row bounds the entering variable (a ray).
-int ratio_test(int z0, double tol, Tableau& t) {
+// Pivot candidates are the entries above pivot_tol times the column's largest entry: a relative
+// threshold, so that a round-off entry of a degenerate row is not chosen as the pivot (pivoting
+// on one scales the basis by its inverse and loses feasibility). Only when no entry passes it
+// are entries above kTinyPivot times the largest entry considered before declaring a ray.
+constexpr double kTinyPivot = 1e-12;
+int ratio_test(int z0, double pivot_tol, Tableau& t) {
   const int n = static_cast<int>(t.xB.size());
+  const double cmax = t.col.cwiseAbs().maxCoeff();
+  double tol = pivot_tol * cmax;
+  if (!(t.col.maxCoeff() > tol)) tol = kTinyPivot * cmax;
   double best = INFINITY;
   for (int i = 0; i < n; ++i)
     if (t.col[i] > tol) best = std::min(best, std::max(0.0, t.xB[i]) / t.col[i]);
@@ -94,8 +102,8 @@ void extract(const MatX& M, const VecX& q, Tableau& t, VecX& z) {
 }
 }  // namespace
 
-Result solve_lcp(const MatX& M, const VecX& q, int max_pivots, double tol, Tableau& t, VecX& z,
-                 int* pivots) {
+Result solve_lcp(const MatX& M, const VecX& q, const VecX& d, int max_pivots, double tol,
+                 Tableau& t, VecX& z, int* pivots) {
   const int n = static_cast<int>(q.size());
   *pivots = 0;
   z.setZero(n);
@@ -107,20 +115,21 @@ Result solve_lcp(const MatX& M, const VecX& q, int max_pivots, double tol, Table
   t.ties.reserve(n);
   for (int i = 0; i < n; ++i) t.basis[i] = i;
   const int z0 = 2 * n;
-  // z0 enters where q is most negative (ties: the last such row).
+  // z0 enters where q_i / d_i is most negative (ties: the last such row).
   int r = 0;
   for (int i = 1; i < n; ++i)
-    if (q[i] <= q[r]) r = i;
-  entering_column(M, z0, t);
+    if (q[i] / d[i] <= q[r] / d[r]) r = i;
+  entering_column(M, d, z0, t);
   pivot(r, t);
   int leaving = t.basis[r];
   t.basis[r] = z0;
   *pivots = 1;
   while (*pivots < max_pivots) {
     const int entering = leaving < n ? leaving + n : leaving - n;  // complement of the leaver
-    entering_column(M, entering, t);
+    entering_column(M, d, entering, t);
     r = ratio_test(z0, tol, t);
     if (r < 0) return Result::RayTermination;
+    t.xB[r] = std::max(0.0, t.xB[r]);  // as the ratio test saw it: round-off never pivots in < 0
     pivot(r, t);
     leaving = t.basis[r];
     t.basis[r] = entering;

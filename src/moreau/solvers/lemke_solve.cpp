@@ -5,6 +5,7 @@
 //   0 <= beta_i perp  d_i . v_T + sigma        >= 0
 //   0 <= sigma  perp  mu c_n - sum_i beta_i    >= 0
 // with v = (D + R) lambda + v_f after the joint rows are eliminated.
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/QR>
@@ -18,8 +19,8 @@ namespace {
 constexpr double kTwoPi = 6.283185307179586476925;
 
 struct LemkeWorkspace : SolverWorkspace::Slot {
-  MatX A, S, X, T, ST, M;
-  VecX vhat, q, z, lam_u;
+  MatX A, S, X, T, ST, M, Ms;  // M, q: the LCP; Ms, qs: scaled by diag(rs) M diag(zs)
+  VecX vhat, q, qs, zs, rs, z, lam_u;
   std::vector<int> rows_j, rows_u;
   Eigen::CompleteOrthogonalDecomposition<MatX> cod;
   lemke::Tableau tableau;
@@ -97,6 +98,37 @@ void build_lcp(const Problem& p, int nd, LemkeWorkspace& w) {
   }
 }
 
+// Per-contact diagonal scaling Ms = diag(rs) M diag(zs), qs = rs .* q, z = zs .* z_s, which keeps
+// complementarity (positive diagonal factors). With s = sqrt(S_nn) of the contact (or S_ll of a
+// limit): c_n and beta scale by 1/s, sigma by s, so the Schur block becomes Jacobi-scaled (unit
+// normal diagonal) while the friction rows keep their entries mu, 1, -1. Without it, impulses of
+// 1e5 against a Delassus of 1e-4 (FCLib's PerioBox) leave no meaningful pivot tolerance. The
+// covering vector of the scaled LCP is rs, so that Lemke follows the path of the unscaled LCP
+// with d = 1 (the same solution where several exist, e.g. Painleve's cases).
+void scale_lcp(const Problem& p, int nd, LemkeWorkspace& w) {
+  const int nz = static_cast<int>(w.q.size());
+  w.zs.setOnes(nz);
+  int u = 0, k = 0;
+  for (const ConstraintBlock& b : p.blocks) {
+    if (b.cone == ConeKind::Free) continue;
+    const int row = b.cone == ConeKind::Orthant ? u : u + 2;
+    const double d = w.S(row, row);
+    const double s = d > 0.0 ? std::sqrt(d) : 1.0;
+    if (b.cone == ConeKind::Orthant) {
+      w.zs[k++] = 1.0 / s;
+      u += 1;
+    } else {
+      w.zs.segment(k, nd + 1).setConstant(1.0 / s);
+      w.zs[k + nd + 1] = s;
+      k += nd + 2;
+      u += 3;
+    }
+  }
+  w.rs = w.zs;
+  w.Ms = w.rs.asDiagonal() * w.M * w.zs.asDiagonal();
+  w.qs = w.rs.cwiseProduct(w.q);
+}
+
 // lambda from z: lambda_U = T z, lambda_J = -A_JJ^+ (A_JU lambda_U + v_fJ).
 void recover_lambda(LemkeWorkspace& w, VecX& lam) {
   const int nu = static_cast<int>(w.rows_u.size());
@@ -112,6 +144,14 @@ void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart&, So
                  Solution& sol) {
   if (reject_invalid_problem("lemke", p, sol)) return;
   const double ndd = s.param("directions", 8.0);
+  const double pivot_factor = s.param("pivot_factor", 10.0);
+  if (!(pivot_factor > 0.0) || !std::isfinite(pivot_factor)) {
+    sol.status = SolveStatus::Failed;
+    sol.message =
+        "lemke: parameter 'pivot_factor' must be positive, got " + std::to_string(pivot_factor);
+    sol.lambda.setZero(p.nl);
+    return;
+  }
   const int nd = static_cast<int>(ndd);
   if (nd != ndd || nd < 3 || nd > 1024) {
     sol.status = SolveStatus::Failed;
@@ -125,9 +165,13 @@ void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart&, So
   dense_operator(p, w);
   eliminate_joints(p, w);
   build_lcp(p, nd, w);
+  scale_lcp(p, nd, w);
+  const double n = static_cast<double>(w.q.size());
+  const int max_pivots =
+      static_cast<int>(std::min(1e9, std::max(1.0, std::ceil(pivot_factor * n))));
   int pivots = 0;
-  const lemke::Result r =
-      lemke::solve_lcp(w.M, w.q, s.max_iters, s.param("pivot_tol", 1e-12), w.tableau, w.z, &pivots);
+  const lemke::Result r = lemke::solve_lcp(w.Ms, w.qs, w.rs, max_pivots, s.param("pivot_tol", 1e-6),
+                                           w.tableau, w.z, &pivots);
   sol.iterations = pivots;
   if (r != lemke::Result::Solution) {
     sol.status = SolveStatus::Failed;
@@ -135,10 +179,11 @@ void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart&, So
                   std::to_string(pivots) + " pivots" +
                   (r == lemke::Result::RayTermination
                        ? " (no LCP solution found: e.g. the Painleve case G < 0, b < 0)"
-                       : " (raise max_iters)");
+                       : " (raise pivot_factor)");
     sol.residual = INFINITY;
     return;
   }
+  w.z.array() *= w.zs.array();  // back to the unscaled unknowns
   sol.residual = lemke::lcp_residual(w.M, w.q, w.z);
   if (s.trace) sol.trace.push_back(sol.residual);
   recover_lambda(w, sol.lambda);
