@@ -1,26 +1,47 @@
 #!/usr/bin/env bash
 # The README's two commands:
-#   bash scripts/dev.sh run    set up, build, run the main job on built-in defaults
-#   bash scripts/dev.sh test   set up, build, run all tests (the fast tier; MOREAU_SLOW=1 adds the slow one)
+#   bash scripts/dev.sh run      set up, build `moreau`, run the main job on built-in defaults
+#   bash scripts/dev.sh test     set up, build the tests, run them (the fast tier; MOREAU_SLOW=1 adds the slow one)
+# and two more:
+#   bash scripts/dev.sh build    set up, build everything (tests and micro-benchmarks too)
+#   bash scripts/dev.sh figures  set up, build `moreau`, run every experiment (full size) into a
+#                                temporary directory and copy its figures into docs/figures
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-run}"
+case "$mode" in
+  run | test | build | figures) ;;
+  *) echo "usage: scripts/dev.sh run|test|build|figures" >&2; exit 2 ;;
+esac
 bash scripts/setup.sh
 BUILD_DIR="${MOREAU_BUILD_DIR:-build}"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$BUILD_DIR" -j "$(nproc)"
 case "$mode" in
   run)
+    cmake --build "$BUILD_DIR" -j "$(nproc)" --target moreau
     # The main job: the quick benchmark of every suite system and solver (report in bench-out/).
     "$BUILD_DIR/moreau" bench --quick --out "${MOREAU_BENCH_OUT:-bench-out}"
     ;;
   test)
+    # moreau_tests: every test executable and the `moreau` binary the CLI tests run.
+    cmake --build "$BUILD_DIR" -j "$(nproc)" --target moreau_tests
     if [ "${MOREAU_SLOW:-0}" = "1" ]; then
       ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)"
     else
       ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" -LE slow
     fi
     ;;
-  build) ;;
-  *) echo "usage: scripts/dev.sh run|test|build" >&2; exit 2 ;;
+  build)
+    cmake --build "$BUILD_DIR" -j "$(nproc)"
+    ;;
+  figures)
+    # docs/figures changes only here: `moreau experiment --out DIR` writes into DIR alone.
+    cmake --build "$BUILD_DIR" -j "$(nproc)" --target moreau
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' EXIT
+    "$BUILD_DIR/moreau" experiment all --out "$tmp"
+    mkdir -p docs/figures
+    cp "$tmp"/*.svg docs/figures/
+    echo "figures: copied $(cd "$tmp" && ls *.svg | tr '\n' ' ')into docs/figures/"
+    ;;
 esac

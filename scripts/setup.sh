@@ -9,7 +9,6 @@ PACKAGES=(
   libtinyxml2-dev liburdfdom-dev
   libmujoco-dev libmujoco-samples
   libsiconos-numerics-dev
-  python3-matplotlib python3-numpy
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

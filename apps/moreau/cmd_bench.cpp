@@ -1,20 +1,19 @@
 // `moreau bench`: record samples from the suite's scenes (and FCLib files), solve each with every
 // chosen solver from a cold and a warm start, and write results.csv, summary.json, plots and
 // report.md (docs/benchmark.md explains the method).
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <sstream>
 #include <thread>
 
 #include "commands.hpp"
 #include "moreau/bench/bench.hpp"
+#include "moreau/bench/parallel.hpp"
 #include "moreau/io/scene.hpp"
 #include "progress.hpp"
 #include "scene_options.hpp"
@@ -160,21 +159,10 @@ void run_bench(BenchOptions o) {
     // taken in the order of `systems`, so the result does not depend on the thread count.
     std::vector<std::optional<Result<std::vector<bench::Sample>>>> recorded(systems.size());
     ProgressBar bar(static_cast<int64_t>(systems.size()), !o.quiet, "systems recorded");
-    std::atomic<size_t> next{0};
-    std::mutex bar_mutex;
-    int64_t done = 0;
-    auto worker = [&] {
-      for (size_t i; (i = next++) < systems.size();) {
-        recorded[i] = bench::collect_samples(systems[i], cs);
-        std::lock_guard<std::mutex> lock(bar_mutex);
-        bar.update(++done, 0.0);
-      }
-    };
-    std::vector<std::thread> pool;
-    const size_t threads = std::min(systems.size(), static_cast<size_t>(o.jobs));
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (std::thread& th : pool) th.join();
+    bench::parallel_for(
+        static_cast<int>(systems.size()), o.jobs,
+        [&](int i, int) { recorded[i] = bench::collect_samples(systems[i], cs); },
+        [&bar](int done, int) { bar.update(done, 0.0); });
     bar.finish();
     for (size_t i = 0; i < systems.size(); ++i) {
       Result<std::vector<bench::Sample>>& r = *recorded[i];

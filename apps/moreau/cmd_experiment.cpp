@@ -1,6 +1,7 @@
 // `moreau experiment NAME --out DIR [--quick]`: runs one of the report's missing experiments
 // (bench/experiment.hpp; docs/benchmark-experiments.md), writes its tidy tables as DIR/<table>.csv
-// and prints its headline numbers. NAME `all` runs the four in turn.
+// and its figures as DIR/<experiment>.svg (bench/experiment_plots.cpp), and prints its headline
+// numbers. NAME `all` runs the four in turn.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -26,6 +27,9 @@ void run_one(const bench::ExperimentInfo& e, const ExperimentCliOptions& o) {
   auto paths = bench::write_tables(r, o.out);
   if (!paths) fail("experiment", paths.error().message(), kExitFailure);
   for (const std::string& p : *paths) std::printf("  wrote %s\n", p.c_str());
+  auto figures = bench::write_figures(r, o.out);
+  if (!figures) fail("experiment", figures.error().message(), kExitFailure);
+  for (const std::string& p : *figures) std::printf("  wrote %s\n", p.c_str());
   std::fflush(stdout);
 }
 
@@ -49,13 +53,16 @@ void run_experiment(const ExperimentCliOptions& o) {
 void add_experiment(CLI::App& app) {
   auto o = std::make_shared<ExperimentCliOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "experiment", "run one of the report's missing experiments and write its tables as CSV");
+      "experiment",
+      "run one of the report's missing experiments and write its tables (CSV) and figures (SVG)");
   cmd->footer(
       "Experiments: ccp-vs-ncp, softening-vs-proximal, timestep-sweep, sor-sensitivity, all.\n"
-      "Deterministic; plots: /usr/bin/python3 scripts/plot_experiments.py DIR. See "
+      "Writes DIR/<table>.csv and the figures DIR/<experiment>.svg; deterministic. See "
       "docs/benchmark-experiments.md.");
   cmd->add_option("name", o->name, "experiment name, or `all`")->required();
-  cmd->add_option("-o,--out", o->out, "output directory for the CSV tables (created)")->required();
+  cmd->add_option("-o,--out", o->out,
+                  "output directory for the CSV tables and SVG figures (created)")
+      ->required();
   cmd->add_flag("--quick", o->quick, "small sizes: a few seconds per experiment");
   cmd->callback([o] { run_experiment(*o); });
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "moreau/bench/experiment.hpp"
@@ -185,6 +186,59 @@ TEST(BenchExperiments, TablesAreDeterministicCsv) {
   EXPECT_NE(find_experiment("sor-sensitivity"), nullptr);
   EXPECT_EQ(find_experiment("no-such"), nullptr);
   std::filesystem::remove_all(dir);
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A figure panel per system and measure; a run that blows up is a cross at the clipping level,
+// never a NaN or infinity in the SVG.
+TEST(BenchExperiments, TimestepFigureHasAPanelPerSystemAndMeasureAndCrossesBlowUps) {
+  ExperimentResult r;
+  Table t{"timestep-sweep",
+          {"system", "solver", "dt", "steps", "completed", "iters_mean", "natmap_max",
+           "max_joint_drift", "max_penetration", "max_energy_drift"},
+          {}};
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const std::string system : {"a", "b"})
+    for (double dt : {1e-3, 1e-2})
+      t.add({system, std::string("nbgs"), dt, 100.0, 1.0, 10.0, 1e-9, 1e-4, 2e-4,
+             system == "b" && dt == 1e-2 ? inf : 1e-3});
+  r.tables.push_back(t);
+  const std::vector<FigureFile> figs = experiment_figures(r);
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].name, "timestep-sweep.svg");
+  const std::string& svg = figs[0].svg;
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+  EXPECT_EQ(count(svg, "<clipPath id=\"area-"), 8u);  // 2 systems x 4 measures
+  EXPECT_EQ(count(svg, "<g"), count(svg, "</g>"));
+  EXPECT_EQ(count(svg, "stroke-width=\"1.5\""), 1u);  // the one cross: b, dt = 10 ms, energy
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
+  EXPECT_EQ(svg.find("inf"), std::string::npos);
+  EXPECT_NE(svg.find("b: max |E(t) - E(0)|"), std::string::npos);
+  EXPECT_EQ(count(svg, ">5</text>"), 8u);        // the dt ticks 1, 2, 5, 10 ms on every panel
+  EXPECT_EQ(count(svg, ">nbgs</text>"), 2u);     // a legend on each row's first panel
+  EXPECT_EQ(experiment_figures(r)[0].svg, svg);  // deterministic
+}
+
+// ccp-vs-ncp's figure: three panels, every solver in the legends, the Coulomb distance marked.
+TEST(BenchExperiments, CcpFigureShowsEverySolver) {
+  const ExperimentResult r = ccp_vs_ncp(kQuick);
+  const std::vector<FigureFile> figs = experiment_figures(r);
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].name, "ccp-vs-ncp.svg");
+  const std::string& svg = figs[0].svg;
+  EXPECT_EQ(count(svg, "<clipPath id=\"area-"), 3u);
+  const Table& t = table(r, "ccp-vs-ncp");
+  for (size_t i : t.where({{"mu", "0.5"}}))
+    EXPECT_EQ(count(svg, ">" + t.str(i, "solver") + "</text>"), 3u) << t.str(i, "solver");
+  EXPECT_NE(svg.find("v0²/(2 mu g), mu = 0.3"), std::string::npos);
+  EXPECT_NE(svg.find("v_n = mu |v_t|"), std::string::npos);
+  EXPECT_TRUE(experiment_figures(ExperimentResult{}).empty());
 }
 
 }  // namespace

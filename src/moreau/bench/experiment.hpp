@@ -3,7 +3,8 @@
 // CCP artefacts at a sliding contact, MuJoCo-style softening against the ADMM proximal term,
 // time-step sensitivity, and the SOR relaxation of the PGS family. Each experiment is a
 // deterministic function of its size and returns tidy tables (one row per observation) and a few
-// headline lines; `moreau experiment NAME --out DIR` writes the tables as DIR/<table>.csv.
+// headline lines; `moreau experiment NAME --out DIR` writes the tables as DIR/<table>.csv and the
+// figures as DIR/<experiment>.svg.
 // Documented in docs/benchmark-experiments.md.
 #include <functional>
 #include <string>
@@ -53,6 +54,16 @@ const ExperimentInfo* find_experiment(std::string_view name);
 
 // Writes every table as dir/<table.name>.csv (dir is created); returns the paths written.
 Result<std::vector<std::string>> write_tables(const ExperimentResult& r, const std::string& dir);
+
+// An experiment's figure: file name ("<experiment>.svg") and SVG text.
+struct FigureFile {
+  std::string name, svg;
+};
+// The figures of an experiment's tables, drawn with the benchmark report's SVG writer
+// (experiment_plots.cpp; docs/benchmark-experiments.md shows them). Deterministic.
+std::vector<FigureFile> experiment_figures(const ExperimentResult& r);
+// Writes every figure as dir/<name> (dir is created); returns the paths written.
+Result<std::vector<std::string>> write_figures(const ExperimentResult& r, const std::string& dir);
 
 // ---- the experiments (experiment_<name>.cpp) ----
 ExperimentResult ccp_vs_ncp(const ExperimentOptions& o);

@@ -1,14 +1,11 @@
-// run_solves: every (sample, solver, start) solved once, on `jobs` threads. Each task writes only
-// its own row (indexed by task number), so the rows and their values do not depend on `jobs`;
-// only solve_time_s does.
-#include <algorithm>
-#include <atomic>
+// run_solves: every (sample, solver, start) solved once, on `jobs` threads (parallel.hpp). Each
+// task writes only its own row (indexed by task number), so the rows and their values do not
+// depend on `jobs`; only solve_time_s does.
 #include <cmath>
 #include <limits>
-#include <mutex>
-#include <thread>
 
 #include "moreau/bench/bench.hpp"
+#include "moreau/bench/parallel.hpp"
 
 namespace moreau::bench {
 
@@ -82,29 +79,17 @@ std::vector<RunResult> run_solves(const std::vector<Sample>& samples, const RunS
   const std::vector<Task> tasks = make_tasks(samples, rs);
   const int total = static_cast<int>(tasks.size());
   std::vector<RunResult> rows(tasks.size());
-  std::atomic<int> next{0};
-  int done = 0;
-  std::mutex progress_mutex;  // serializes the callback and its counter
-  auto worker = [&] {
-    SolverWorkspace ws;  // per thread: scratch only, never changes a result
-    Solution sol;
-    for (int i = next.fetch_add(1); i < total; i = next.fetch_add(1)) {
-      const Task& t = tasks[i];
-      run_task(samples[t.sample], t, rs, ws, sol, rows[i]);
-      if (progress) {
-        std::lock_guard<std::mutex> lock(progress_mutex);
-        progress(++done, total);
-      }
-    }
-  };
-  const int jobs = std::max(1, std::min(rs.jobs, total));
-  if (jobs == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (int j = 0; j < jobs; ++j) pool.emplace_back(worker);
-    for (std::thread& th : pool) th.join();
-  }
+  // Per thread: scratch only, never changes a result.
+  const int workers = worker_count(total, rs.jobs);
+  std::vector<SolverWorkspace> ws(workers);
+  std::vector<Solution> sol(workers);
+  parallel_for(
+      total, rs.jobs,
+      [&](int i, int w) {
+        const Task& t = tasks[i];
+        run_task(samples[t.sample], t, rs, ws[w], sol[w], rows[i]);
+      },
+      progress);
   return rows;
 }
 

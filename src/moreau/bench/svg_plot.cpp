@@ -86,6 +86,11 @@ std::vector<Tick> ticks(const Axis& a, Range r) {
       out.push_back({double(i), escape(a.categories[i])});
     return out;
   }
+  if (!a.ticks.empty()) {
+    for (double v : a.ticks)
+      if (usable(a.scale, v)) out.push_back({forward(a.scale, v), plain(v)});
+    return out;
+  }
   if (a.scale == Scale::Linear) {
     const double raw = (r.hi - r.lo) / 6.0;
     const double mag = std::pow(10.0, std::floor(std::log10(raw)));
@@ -131,8 +136,15 @@ struct Frame {
   bool ok(double x, double y) const { return usable(sx, x) && usable(sy, y); }
 };
 
-void marker(std::string& o, int shape, double x, double y, double r, const std::string& style) {
-  switch (shape % 4) {
+// `style` fills the closed shapes; the cross is stroked in `col`.
+void marker(std::string& o, int shape, double x, double y, double r, const std::string& style,
+            const std::string& col) {
+  switch (shape % 5) {
+    case 4:
+      o += "<path d=\"M" + num(x - r) + " " + num(y - r) + "L" + num(x + r) + " " + num(y + r) +
+           "M" + num(x - r) + " " + num(y + r) + "L" + num(x + r) + " " + num(y - r) +
+           "\" fill=\"none\" stroke=\"" + col + "\" stroke-width=\"1.5\"/>\n";
+      break;
     case 1:
       o += "<rect x=\"" + num(x - r) + "\" y=\"" + num(y - r) + "\" width=\"" + num(2 * r) +
            "\" height=\"" + num(2 * r) + "\" " + style + "/>\n";
@@ -162,9 +174,30 @@ std::string stroke_style(const Series& s) {
   return st;
 }
 
-void draw_series(std::string& o, const Frame& f, const Series& s) {
+bool has_line(const Series& s) {
+  return s.mark == Mark::Line || s.mark == Mark::Step || s.mark == Mark::LinePoints;
+}
+
+// Fill of a hatched bar: a cross-hatch pattern `id` in the series' colour.
+std::string hatch_pattern(const std::string& id, const std::string& col) {
+  return "<pattern id=\"" + id +
+         "\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\"><path d=\"M0 0L6 6M6 0L0 "
+         "6\" stroke=\"" +
+         col + "\" stroke-width=\"0.8\"/></pattern>\n";
+}
+
+std::string bar_paint(const Series& s, const std::string& pattern_id) {
+  const std::string col = colour(s.colour);
+  if (s.hatch) return "fill=\"url(#" + pattern_id + ")\" stroke=\"" + col + "\" stroke-width=\"1\"";
+  return "fill=\"" + col + "\"" +
+         (s.opacity < 1.0 ? " fill-opacity=\"" + num(s.opacity) + "\"" : "");
+}
+
+// `pattern_id` names the series' hatch pattern (defined here when the series needs it).
+void draw_series(std::string& o, const Frame& f, const Series& s, const std::string& pattern_id) {
   const size_t n = std::min(s.x.size(), s.y.size());
-  if (s.mark == Mark::Line || s.mark == Mark::Step) {
+  if (s.mark == Mark::Bars && s.hatch) o += hatch_pattern(pattern_id, colour(s.colour));
+  if (has_line(s)) {
     std::string d;
     bool pen_down = false;
     double last_y = 0.0;
@@ -202,33 +235,37 @@ void draw_series(std::string& o, const Frame& f, const Series& s) {
     if (has(s.x_lo, i) && has(s.x_hi, i) && f.ok(s.x_lo[i], s.y[i]) && f.ok(s.x_hi[i], s.y[i]))
       o += "<line x1=\"" + num(f.px(s.x_lo[i])) + "\" y1=\"" + num(Y) + "\" x2=\"" +
            num(f.px(s.x_hi[i])) + "\" y2=\"" + num(Y) + "\" " + err_style + "/>\n";
-    if (s.mark == Mark::Points) {
+    if (s.mark == Mark::Points || s.mark == Mark::LinePoints) {
       std::string st = "fill=\"" + col + "\" stroke=\"white\" stroke-width=\"0.6\"";
       if (s.opacity < 1.0)
         st += " fill-opacity=\"" + num(s.opacity) + "\" stroke-opacity=\"" + num(s.opacity) + "\"";
-      marker(o, s.shape, X, Y, s.size, st);
+      marker(o, s.shape, X, Y, s.mark == Mark::Points ? s.size : s.radius, st, col);
     } else if (s.mark == Mark::Bars) {
       const double xa = f.px(s.x[i] - s.size / 2), xb = f.px(s.x[i] + s.size / 2);
       const double top = std::min(Y, f.y1), bottom = f.y1;
       o += "<rect x=\"" + num(xa) + "\" y=\"" + num(top) + "\" width=\"" +
-           num(std::max(0.5, xb - xa)) + "\" height=\"" + num(bottom - top) + "\" fill=\"" + col +
-           "\"" + (s.opacity < 1.0 ? " fill-opacity=\"" + num(s.opacity) + "\"" : "") + "/>\n";
+           num(std::max(0.5, xb - xa)) + "\" height=\"" + num(bottom - top) + "\" " +
+           bar_paint(s, pattern_id) + "/>\n";
     }
   }
 }
 
-void legend_swatch(std::string& o, const Series& s, double x, double y) {
-  if (s.mark == Mark::Line || s.mark == Mark::Step) {
+void legend_swatch(std::string& o, const Series& s, double x, double y,
+                   const std::string& pattern_id) {
+  const std::string col = colour(s.colour);
+  if (has_line(s)) {
     Series t = s;
     t.opacity = 1.0;
     t.size = std::max(2.0, s.size);
     o += "<line x1=\"" + num(x) + "\" y1=\"" + num(y) + "\" x2=\"" + num(x + 26) + "\" y2=\"" +
          num(y) + "\" " + stroke_style(t) + "/>\n";
+    if (s.mark == Mark::LinePoints)
+      marker(o, s.shape, x + 13, y, s.radius, "fill=\"" + col + "\"", col);
   } else if (s.mark == Mark::Bars) {
-    o += "<rect x=\"" + num(x + 6) + "\" y=\"" + num(y - 6) +
-         "\" width=\"14\" height=\"12\" fill=\"" + colour(s.colour) + "\"/>\n";
+    o += "<rect x=\"" + num(x + 6) + "\" y=\"" + num(y - 6) + "\" width=\"14\" height=\"12\" " +
+         (s.hatch || s.opacity < 1.0 ? bar_paint(s, pattern_id) : "fill=\"" + col + "\"") + "/>\n";
   } else {
-    marker(o, s.shape, x + 13, y, 5.0, "fill=\"" + std::string(colour(s.colour)) + "\"");
+    marker(o, s.shape, x + 13, y, 5.0, "fill=\"" + col + "\"", col);
   }
 }
 
@@ -302,11 +339,15 @@ std::string escape(const std::string& s) {
   return o;
 }
 
-std::string render(const Plot& p) {
+namespace {
+
+// The plot's elements, without the <svg> element around them; `id` keeps the clip path's and the
+// patterns' ids apart between the panels of a figure. Sets the plot's size [px].
+std::string plot_body(const Plot& p, const std::string& id, double* out_width, double* out_height) {
   // Layout: title block, plotting area, legend column on the right, tick labels below.
   std::vector<std::string> labels;
   for (const Series& s : p.series)
-    if (!s.label.empty()) labels.push_back(s.label);
+    if (!s.label.empty() && p.legend) labels.push_back(s.label);
   const double legend_w = labels.empty() ? 20.0 : 56.0 + kCharW * double(max_len(labels));
   const bool rotate_x = !p.x.categories.empty() &&
                         kCharW * double(max_len(p.x.categories)) >
@@ -315,7 +356,9 @@ std::string render(const Plot& p) {
                         14.0 * double(p.notes.size());
   const double top = p.subtitle.empty() ? 44.0 : 62.0;
   const double height = std::max(p.height, top + 20.0 * double(labels.size()) + 30.0 + bottom);
-  const double width = p.width;
+  const double width = p.width + (p.widen_legend ? legend_w - 20.0 : 0.0);
+  *out_width = width;
+  *out_height = height;
   Frame f{84.0, top, width - legend_w, height - bottom, {}, {}, p.x.scale, p.y.scale};
   if (!p.x.categories.empty()) f.sx = Scale::Linear;
 
@@ -328,11 +371,13 @@ std::string render(const Plot& p) {
     ys.insert(ys.end(), s.y_lo.begin(), s.y_lo.end());
     ys.insert(ys.end(), s.y_hi.begin(), s.y_hi.end());
   }
+  for (const Rule& r : p.rules) ys.push_back(r.y);
   f.rx = axis_range(p.x, xs);
   f.ry = axis_range(p.y, ys);
 
-  std::string o = header(width, height);
-  o += text(f.x0, 24, escape(p.title), "font-size=\"17\" font-weight=\"bold\"");
+  std::string o;
+  o += text(f.x0, 24, escape(p.title),
+            "font-size=\"" + plain(p.title_size) + "\" font-weight=\"bold\"");
   if (!p.subtitle.empty())
     o += text(f.x0, 44, escape(p.subtitle), "font-size=\"12\" fill=\"#444\"");
 
@@ -383,20 +428,77 @@ std::string render(const Plot& p) {
               "font-size=\"10.5\" fill=\"#555\"");
 
   // Series, clipped to the plotting area.
-  o += "<clipPath id=\"area\"><rect x=\"" + num(f.x0) + "\" y=\"" + num(f.y0) + "\" width=\"" +
-       num(f.x1 - f.x0) + "\" height=\"" + num(f.y1 - f.y0) +
-       "\"/></clipPath>\n<g clip-path=\"url(#area)\">\n";
-  for (const Series& s : p.series) draw_series(o, f, s);
+  o += "<clipPath id=\"area" + id + "\"><rect x=\"" + num(f.x0) + "\" y=\"" + num(f.y0) +
+       "\" width=\"" + num(f.x1 - f.x0) + "\" height=\"" + num(f.y1 - f.y0) +
+       "\"/></clipPath>\n<g clip-path=\"url(#area" + id + ")\">\n";
+  const auto pattern_id = [&](size_t k) { return "hatch" + id + "-" + std::to_string(k); };
+  for (size_t k = 0; k < p.series.size(); ++k) draw_series(o, f, p.series[k], pattern_id(k));
+  for (const Rule& r : p.rules)
+    if (usable(f.sy, r.y))
+      o += "<line x1=\"" + num(f.x0) + "\" y1=\"" + num(f.py(r.y)) + "\" x2=\"" + num(f.x1) +
+           "\" y2=\"" + num(f.py(r.y)) + "\" stroke=\"" + colour(r.colour) + "\" stroke-width=\"" +
+           num(r.size) + "\"/>\n";
   o += "</g>\n";
+  for (const Label& l : p.labels)
+    if (f.ok(l.x, l.y))
+      o += text(f.px(l.x), f.py(l.y) - 2.0, escape(l.text),
+                std::string("font-size=\"10.5\" fill=\"") +
+                    (l.colour < 0 ? "black" : colour(l.colour)) + "\"");
 
   // Legend column.
   double ly = f.y0 + 8.0;
-  for (const Series& s : p.series) {
+  for (size_t k = 0; k < p.series.size() && p.legend; ++k) {
+    const Series& s = p.series[k];
     if (s.label.empty()) continue;
-    legend_swatch(o, s, f.x1 + 14, ly);
+    legend_swatch(o, s, f.x1 + 14, ly, pattern_id(k));
     o += text(f.x1 + 46, ly + 4, escape(s.label), "font-size=\"12\"");
     ly += 20.0;
   }
+  return o;
+}
+
+}  // namespace
+
+std::string render(const Plot& p) {
+  double width = 0.0, height = 0.0;
+  const std::string body = plot_body(p, "", &width, &height);
+  return header(width, height) + body + "</svg>\n";
+}
+
+std::string render(const Figure& fig) {
+  const int columns = std::max(1, fig.columns);
+  const size_t n = fig.panels.size();
+  const size_t rows = (n + size_t(columns) - 1) / size_t(columns);
+  std::vector<std::string> bodies(n);
+  std::vector<double> col_w(size_t(columns), 0.0), row_h(rows, 0.0);
+  for (size_t i = 0; i < n; ++i) {
+    double w = 0.0, h = 0.0;
+    bodies[i] = plot_body(fig.panels[i], "-" + std::to_string(i), &w, &h);
+    col_w[i % size_t(columns)] = std::max(col_w[i % size_t(columns)], w);
+    row_h[i / size_t(columns)] = std::max(row_h[i / size_t(columns)], h);
+  }
+  const double top = 14.0 + 22.0 * double(fig.title.size());
+  double width = 0.0, height = top + 14.0 * double(fig.notes.size()) + 8.0;
+  for (double w : col_w) width += w;
+  for (double h : row_h) height += h;
+  std::string o = header(width, height);
+  for (size_t i = 0; i < fig.title.size(); ++i)
+    o += text(width / 2, 28.0 + 22.0 * double(i), escape(fig.title[i]),
+              std::string("font-size=\"15\" text-anchor=\"middle\"") +
+                  (i == 0 ? " font-weight=\"bold\"" : ""));
+  double y = top;
+  for (size_t r = 0; r < rows; ++r) {
+    double x = 0.0;
+    for (size_t c = 0; c < size_t(columns) && r * size_t(columns) + c < n; ++c) {
+      o += "<g transform=\"translate(" + num(x) + "," + num(y) + ")\">\n" +
+           bodies[r * size_t(columns) + c] + "</g>\n";
+      x += col_w[c];
+    }
+    y += row_h[r];
+  }
+  for (size_t i = 0; i < fig.notes.size(); ++i)
+    o += text(14.0, y + 14.0 * double(i + 1), escape(fig.notes[i]),
+              "font-size=\"10.5\" fill=\"#555\"");
   o += "</svg>\n";
   return o;
 }

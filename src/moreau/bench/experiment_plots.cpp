@@ -1,0 +1,398 @@
+// The experiments' figures (docs/benchmark-experiments.md), drawn from their tables with the
+// benchmark report's SVG writer (svg_plot.hpp): one figure of several panels per experiment.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "moreau/bench/experiment.hpp"
+#include "moreau/bench/svg_plot.hpp"
+
+namespace moreau::bench {
+
+namespace {
+
+// Palette indices of svg::colour() and dash indices of svg::dash_pattern().
+enum Colour { kBlue = 0, kRed, kGreen, kOrange, kPurple, kBrown, kPink, kCyan, kOlive, kGrey };
+enum Dash { kSolid = 0, kDashed, kDotted, kDashDot };
+
+// One look per solver or configuration across the figures.
+void style(svg::Series& s, const std::string& name) {
+  static const std::map<std::string, std::pair<int, int>> looks = {
+      {"admm-ccp", {kRed, kSolid}},
+      {"apgd", {kOrange, kDashed}},
+      {"pgs-ccp(de_saxce=0)", {kPink, kDotted}},
+      {"admm-ncp-sa", {kBlue, kSolid}},
+      {"nbgs", {kGreen, kDashed}},
+      {"ngn", {kCyan, kDotted}},
+      {"pgs-ccp", {kPurple, kSolid}},
+      {"pgs-ncp", {kBrown, kDashed}},
+      {"soft pgs-ccp(de_saxce=0)", {kOrange, kDashed}},
+      {"soft apgd", {kRed, kDotted}},
+      {"hard pgs-ccp(de_saxce=0)", {kPurple, kDashDot}},
+      {"hard apgd", {kOlive, kDashDot}},
+      {"hard admm-ncp-sa", {kBlue, kSolid}},
+  };
+  const auto it = looks.find(name);
+  s.colour = it == looks.end() ? kGrey : it->second.first;
+  s.dash = it == looks.end() ? kSolid : it->second.second;
+  s.size = 1.8;
+}
+
+std::string plain(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// The distinct texts of a column, in order of appearance.
+std::vector<std::string> uniq(const Table& t, const std::vector<size_t>& rows,
+                              const std::string& column) {
+  std::vector<std::string> out;
+  for (size_t r : rows)
+    if (std::find(out.begin(), out.end(), t.str(r, column)) == out.end())
+      out.push_back(t.str(r, column));
+  return out;
+}
+
+std::vector<size_t> all_rows(const Table& t) {
+  return t.where({});
+}
+
+// x when finite and |x| < cap, else NaN (not drawn).
+double finite_below(double x, double cap) {
+  return std::isfinite(x) && std::abs(x) < cap ? x : std::nan("");
+}
+
+svg::Plot panel(const std::string& title, svg::Axis x, svg::Axis y, double width, double height) {
+  svg::Plot p;
+  p.title = title;
+  p.x = std::move(x);
+  p.y = std::move(y);
+  p.width = width;
+  p.height = height;
+  p.widen_legend = true;
+  p.title_size = 13.0;
+  return p;
+}
+
+svg::Axis axis(const std::string& label, svg::Scale scale = svg::Scale::Linear, double lo = NAN,
+               double hi = NAN) {
+  return {label, scale, lo, hi, {}, {}};
+}
+
+// Markers where a run failed or a value was clipped: crosses at the clipping level.
+svg::Series crosses(const std::string& name, std::vector<double> x, std::vector<double> y) {
+  svg::Series s;
+  style(s, name);
+  s.mark = svg::Mark::Points;
+  s.shape = 4;
+  s.size = 4.5;
+  s.x = std::move(x);
+  s.y = std::move(y);
+  return s;
+}
+
+// ccp-vs-ncp: height above rest, v_n against mu |v_t| while sliding, and the sliding distance.
+svg::Figure ccp_figure(const Table& sum, const Table& tr) {
+  const double v0 = sum.num(0, "v0");
+  svg::Plot a =
+      panel("Box height above rest (mu = 0.5, v0 = " + plain(v0) + " m/s)", axis("t [s]"),
+            axis("CoM height gain [m] (floor 1e-12)", svg::Scale::Log10, 1e-13, 0.1), 470, 380);
+  svg::Plot b =
+      panel("Contact normal velocity while sliding (mu = 0.5)",
+            axis("mu |v_t| at active contacts [m/s]"), axis("v_n (solver's v+) [m/s]"), 470, 380);
+  svg::Plot c = panel("Sliding distance vs Coulomb's v0²/(2 mu g)", axis("t [s]"),
+                      axis("x - x0 [m]"), 470, 380);
+  const std::vector<size_t> rows = all_rows(tr);
+  const std::vector<std::string> solvers = uniq(tr, rows, "solver");
+  for (const std::string& solver : solvers) {
+    svg::Series h, v;
+    h.label = v.label = solver;
+    style(h, solver);
+    style(v, solver);
+    v.mark = svg::Mark::Points;
+    v.size = 1.8;
+    for (size_t r : tr.where({{"solver", solver}})) {
+      if (tr.num(r, "mu") != 0.5) continue;
+      h.x.push_back(tr.num(r, "t"));
+      h.y.push_back(std::max(tr.num(r, "height_gain"), 1e-12));
+      if (tr.num(r, "mu_vt_contact_mean") > 1e-3) {
+        v.x.push_back(tr.num(r, "mu_vt_contact_mean"));
+        v.y.push_back(tr.num(r, "vn_contact_mean"));
+      }
+    }
+    a.series.push_back(std::move(h));
+    b.series.push_back(std::move(v));
+  }
+  for (const std::string& mu : uniq(tr, rows, "mu")) {
+    for (const std::string& solver : solvers) {
+      svg::Series d;
+      style(d, solver);
+      if (mu == "0.5") d.label = solver;
+      for (size_t r : tr.where({{"solver", solver}, {"mu", mu}})) {
+        d.x.push_back(tr.num(r, "t"));
+        d.y.push_back(tr.num(r, "x"));
+      }
+      c.series.push_back(std::move(d));
+    }
+    const std::vector<size_t> at = sum.where({{"mu", mu}});
+    if (at.empty()) continue;
+    const double d_analytic = sum.num(at.front(), "distance_analytic");
+    c.rules.push_back({d_analytic, kGrey, 0.8});
+    c.labels.push_back({0.0, d_analytic, " v0²/(2 mu g), mu = " + mu, kGrey});
+  }
+  double lim = 0.0;
+  for (size_t r : rows) lim = std::max(lim, tr.num(r, "mu_vt_contact_mean"));
+  svg::Series diagonal;
+  diagonal.label = "v_n = mu |v_t|";
+  diagonal.colour = kGrey;
+  diagonal.size = 0.8;
+  diagonal.x = {0.0, lim};
+  diagonal.y = {0.0, lim};
+  b.series.push_back(std::move(diagonal));
+  a.labels.push_back({0.2, 2e-3, "CCP: hop, then slides at gap = dt mu |v_t|"});
+  a.labels.push_back({0.05, 3e-12, "NCP: stays on the plane"});
+  svg::Figure f;
+  f.title = {
+      "ccp-vs-ncp: a 0.2 m cube launched along a plane (dt = 1 ms); CCP lines overlap, NCP lines "
+      "overlap"};
+  f.columns = 3;
+  f.panels = {std::move(a), std::move(b), std::move(c)};
+  return f;
+}
+
+// Longest simulated time of a run in a table with `steps` and `dt` columns [s].
+double simulated_time(const Table& t) {
+  double d = 0.0;
+  for (size_t r : all_rows(t)) d = std::max(d, t.num(r, "steps") * t.num(r, "dt"));
+  return d;
+}
+
+struct Metric {
+  std::string column, label;
+};
+
+// "max |E(t) - E(0)| [J]" -> "max |E(t) - E(0)|"
+std::string without_unit(const std::string& label) {
+  return label.substr(0, label.find(" ["));
+}
+
+// softening-vs-proximal: per system (row), four measures against the mass ratio.
+svg::Figure softening_figure(const Table& t) {
+  const std::vector<Metric> metrics = {
+      {"max_joint_drift", "max |f_J| over the run [m, rad]"},
+      {"iters_mean", "mean solver iterations per step"},
+      {"max_joint_speed_late", "max |J u| over the 2nd half [m/s, rad/s]"},
+      {"max_energy_drift", "max |E(t) - E(0)| [J]"}};
+  constexpr double kCap = 1e3;
+  svg::Figure f;
+  f.columns = int(metrics.size());
+  const std::vector<size_t> rows = all_rows(t);
+  for (const std::string& system : uniq(t, rows, "system")) {
+    for (size_t j = 0; j < metrics.size(); ++j) {
+      const Metric& m = metrics[j];
+      svg::Plot p =
+          panel(system + ": " + without_unit(m.label), axis("mass ratio", svg::Scale::Log10),
+                axis(m.label, svg::Scale::Log10), 400, 330);
+      p.legend = j == 0;
+      for (const std::string& cfg : uniq(t, rows, "config")) {
+        svg::Series s;
+        s.label = cfg;
+        style(s, cfg);
+        s.mark = svg::Mark::LinePoints;
+        std::vector<double> bad_x, bad_y;
+        for (size_t r : t.where({{"system", system}, {"config", cfg}})) {
+          const double x = t.num(r, "mass_ratio"), v = t.num(r, m.column);
+          s.x.push_back(x);
+          s.y.push_back(finite_below(v, kCap));
+          if (t.num(r, "completed") == 0.0 || v > kCap || !std::isfinite(v)) {
+            bad_x.push_back(x);
+            bad_y.push_back(m.column == "iters_mean" ? v : kCap);
+          }
+        }
+        p.series.push_back(std::move(s));
+        if (!bad_x.empty()) p.series.push_back(crosses(cfg, bad_x, bad_y));
+      }
+      f.panels.push_back(std::move(p));
+    }
+  }
+  f.title = {
+      "softening-vs-proximal: MuJoCo-style softening (CCP solvers, ERP off) vs hard "
+      "constraints (ERP 0.5, ADMM proximal term); " +
+          plain(simulated_time(t)) + " s at dt = 1 ms",
+      "× = run failed (non-finite) or value > 1e3, drawn at 1e3"};
+  return f;
+}
+
+// timestep-sweep: per system (row), four measures against the time step.
+svg::Figure timestep_figure(const Table& t) {
+  const std::vector<Metric> metrics = {{"iters_mean", "mean iterations / step"},
+                                       {"natmap_max", "max natural map at exit"},
+                                       {"drift_or_pen", "max |f_J| or penetration [m]"},
+                                       {"max_energy_drift", "max |E(t) - E(0)| [J]"}};
+  constexpr double kCap = 1e6;
+  svg::Figure f;
+  f.columns = int(metrics.size());
+  const std::vector<size_t> rows = all_rows(t);
+  for (const std::string& system : uniq(t, rows, "system")) {
+    for (size_t j = 0; j < metrics.size(); ++j) {
+      const Metric& m = metrics[j];
+      svg::Axis x = axis("dt [ms]", svg::Scale::Log10);
+      x.ticks = {1, 2, 5, 10};
+      svg::Plot p = panel(system + ": " + without_unit(m.label), std::move(x),
+                          axis(m.label, svg::Scale::Log10), 350, 300);
+      p.legend = j == 0;
+      for (const std::string& solver : uniq(t, rows, "solver")) {
+        svg::Series s;
+        s.label = solver;
+        style(s, solver);
+        s.mark = svg::Mark::LinePoints;
+        std::vector<double> bad_x, bad_y;
+        for (size_t r : t.where({{"system", system}, {"solver", solver}})) {
+          const double x = 1e3 * t.num(r, "dt");
+          double v = t.num(r, m.column);
+          if (m.column == "drift_or_pen") {
+            // The larger of the two; NaN when the drift is NaN.
+            const double drift = t.num(r, "max_joint_drift"), pen = t.num(r, "max_penetration");
+            v = pen > drift ? pen : drift;
+          }
+          s.x.push_back(x);
+          s.y.push_back(finite_below(v, kCap));
+          if (!(std::abs(v) < kCap)) {
+            bad_x.push_back(x);
+            bad_y.push_back(kCap);
+          }
+        }
+        p.series.push_back(std::move(s));
+        if (!bad_x.empty()) p.series.push_back(crosses(solver, bad_x, bad_y));
+      }
+      f.panels.push_back(std::move(p));
+    }
+  }
+  f.title = {"timestep-sweep: " + plain(simulated_time(t)) +
+             " s simulated per run, tol 1e-8; × = blew up (> 1e6, clipped)"};
+  return f;
+}
+
+// sor-sensitivity: per system (column), median sweeps against omega (top) and the failures.
+svg::Figure sor_figure(const Table& t) {
+  const std::vector<size_t> rows = all_rows(t);
+  const std::vector<std::string> systems = uniq(t, rows, "system");
+  const std::vector<std::string> solvers = uniq(t, rows, "solver");
+  double cap = 0.0;
+  for (size_t r : rows) cap = std::max(cap, t.num(r, "iterations"));
+  std::vector<svg::Plot> top, bottom;
+  for (size_t i = 0; i < systems.size(); ++i) {
+    const std::string& system = systems[i];
+    const size_t problems = uniq(t, t.where({{"system", system}}), "step").size();
+    svg::Plot a =
+        panel(system + " (" + std::to_string(problems) + " recorded problems, cold start)",
+              axis("SOR relaxation omega"), axis("median sweeps to tol 1e-6", svg::Scale::Log10),
+              440, 400);
+    svg::Plot b = panel(system + ": failures", axis("SOR relaxation omega"),
+                        axis("fraction of problems", svg::Scale::Linear, 0.0, 1.05), 440, 220);
+    b.legend = i == 0;
+    for (size_t k = 0; k < solvers.size(); ++k) {
+      const std::string& solver = solvers[k];
+      const std::vector<size_t> mine = t.where({{"system", system}, {"solver", solver}});
+      std::vector<double> omegas;
+      for (size_t r : mine) omegas.push_back(t.num(r, "omega"));
+      std::sort(omegas.begin(), omegas.end());
+      omegas.erase(std::unique(omegas.begin(), omegas.end()), omegas.end());
+      svg::Series med, fails, divs;
+      style(med, solver);
+      style(fails, solver);
+      style(divs, solver);
+      med.label = solver;
+      med.mark = svg::Mark::LinePoints;
+      fails.label = solver + ": not converged";
+      divs.label = solver + ": diverged";
+      fails.mark = divs.mark = svg::Mark::Bars;
+      fails.opacity = 0.45;
+      divs.hatch = true;
+      const double off = 1.0 + 0.015 * (double(k) - 1.0);  // separate overlapping lines a little
+      const double width = 0.05;
+      for (double w : omegas) {
+        std::vector<double> it;
+        double nfail = 0.0, ndiv = 0.0;
+        for (size_t r : mine)
+          if (t.num(r, "omega") == w) {
+            it.push_back(t.num(r, "iterations"));
+            nfail += t.num(r, "converged") == 0.0;
+            ndiv += t.num(r, "diverged") != 0.0;
+          }
+        std::sort(it.begin(), it.end());
+        const double n = double(it.size());
+        med.x.push_back(w);
+        med.y.push_back(it[it.size() / 2] * off);
+        const double x = w + (double(k) - 1.0) * width;
+        fails.x.push_back(x);
+        fails.y.push_back(nfail / n);
+        divs.x.push_back(x);
+        divs.y.push_back(ndiv / n);
+      }
+      fails.size = divs.size = width;
+      a.series.push_back(std::move(med));
+      b.series.push_back(std::move(fails));
+      b.series.push_back(std::move(divs));
+    }
+    a.rules.push_back({cap, kGrey, 0.8});
+    a.labels.push_back({0.6, cap, " iteration cap", kGrey});
+    top.push_back(std::move(a));
+    bottom.push_back(std::move(b));
+  }
+  svg::Figure f;
+  f.title = {
+      "sor-sensitivity: PGS family (Alg. 5) against omega; bars: not converged at the cap "
+      "(filled) and diverged (hatched: blow-up or residual above the cold start's)"};
+  f.columns = int(std::max<size_t>(1, systems.size()));
+  for (svg::Plot& p : top) f.panels.push_back(std::move(p));
+  for (svg::Plot& p : bottom) f.panels.push_back(std::move(p));
+  return f;
+}
+
+const Table* find_table(const ExperimentResult& r, const std::string& name) {
+  for (const Table& t : r.tables)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<FigureFile> experiment_figures(const ExperimentResult& r) {
+  std::vector<FigureFile> out;
+  if (r.tables.empty() || r.tables.front().rows.empty()) return out;
+  const Table& first = r.tables.front();
+  const std::string& name = first.name;
+  if (name == "ccp-vs-ncp") {
+    if (const Table* tr = find_table(r, "ccp-vs-ncp-trace"))
+      out.push_back({name + ".svg", svg::render(ccp_figure(first, *tr))});
+  } else if (name == "softening-vs-proximal") {
+    out.push_back({name + ".svg", svg::render(softening_figure(first))});
+  } else if (name == "timestep-sweep") {
+    out.push_back({name + ".svg", svg::render(timestep_figure(first))});
+  } else if (name == "sor-sensitivity") {
+    out.push_back({name + ".svg", svg::render(sor_figure(first))});
+  }
+  return out;
+}
+
+Result<std::vector<std::string>> write_figures(const ExperimentResult& r, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{dir, 0, "output directory", "a directory that can be created", ec.message()};
+  std::vector<std::string> paths;
+  for (const FigureFile& fig : experiment_figures(r)) {
+    const std::string path = (std::filesystem::path(dir) / fig.name).string();
+    std::ofstream f(path, std::ios::binary);
+    f << fig.svg;
+    if (!f) return Error{path, 0, "figure '" + fig.name + "'", "a writable file", "write failed"};
+    paths.push_back(path);
+  }
+  return paths;
+}
+
+}  // namespace moreau::bench
