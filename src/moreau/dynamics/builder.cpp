@@ -120,7 +120,8 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
       double tau = t0 - damping;
       if (a.mode != ActuationMode::Passive) tau = std::clamp(tau, -a.effort_limit, a.effort_limit);
       p_.generalized_force.segment<6>(6 * j.follower) += ax.Jf.row(axis).transpose() * tau;
-      if (j.base >= 0) p_.generalized_force.segment<6>(6 * j.base) += ax.Jb.row(axis).transpose() * tau;
+      if (j.base >= 0)
+        p_.generalized_force.segment<6>(6 * j.base) += ax.Jb.row(axis).transpose() * tau;
     }
   }
   for (int i = 0; i < m.num_bodies(); ++i)
