@@ -14,7 +14,7 @@
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/problem_io.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 #include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 

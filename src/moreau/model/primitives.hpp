@@ -1,11 +1,13 @@
 #pragma once
-// Small builders shared by the built-in scenes: bodies from primitive shapes, joints placed by a
-// world-frame anchor in the initial configuration.
-#include "moreau/io/scene.hpp"
+// Small model builders: bodies from primitive shapes, joints placed by a world-frame anchor in
+// the initial configuration. Used by the built-in scenes (src/moreau/scenes) and the JSON scene
+// reader (io/scene_json_read.cpp).
+#include <string>
 
-namespace moreau::builtin {
+#include "moreau/model/model.hpp"
+#include "moreau/model/state.hpp"
 
-constexpr double kPi = 3.14159265358979323846;
+namespace moreau {
 
 // Solid box of half extents a (body frame = CoM frame).
 Body box_body(const std::string& name, double mass, const Vec3& half_extents);
@@ -29,23 +31,4 @@ Quat axis_frame(const Vec3& axis);
 int add_body(ModelBuilder& mb, State& s, Body b, const Vec3& r, const Quat& q = Quat::Identity(),
              const Vec6& u = Vec6::Zero());
 
-// A chain of 0.1 m box links (masses[i] kg) hanging from the world on revolute joints about
-// world y, laid out horizontally along +x (the `chain` scene; the softening experiment's heavy
-// chain). With `geometry`, each link also gets its box as collision geometry.
-void add_hanging_chain(ModelBuilder& mb, State& s, const std::vector<double>& masses,
-                       bool geometry);
-
-// A Scene from a builder and an initial state (the last step of every builder).
-Result<Scene> finish_scene(ModelBuilder& mb, State s, double duration, SimSettings settings = {});
-
-// `double var` = the scene parameter `key` (or `fallback`); returns the Error from the enclosing
-// scene builder, which must have `params` and `scene_name` in scope, when it is not a number.
-#define MOREAU_SCENE_PARAM(var, key, fallback)                           \
-  double var;                                                            \
-  {                                                                      \
-    Result<double> r_ = param_double(params, scene_name, key, fallback); \
-    if (!r_) return r_.error();                                          \
-    var = *r_;                                                           \
-  }
-
-}  // namespace moreau::builtin
+}  // namespace moreau
