@@ -7,7 +7,7 @@
 
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 #include "moreau/solvers/solver.hpp"
 
 using namespace moreau;

@@ -6,7 +6,8 @@
 #include <map>
 #include <memory>
 
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
 
 namespace {
 

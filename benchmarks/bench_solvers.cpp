@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "moreau/io/fclib.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
 #include "moreau/solvers/solver.hpp"
 

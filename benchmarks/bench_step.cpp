@@ -1,7 +1,7 @@
 // One simulation step and the Delassus assembly (issue: foundation performance).
 #include <benchmark/benchmark.h>
 
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
 
 using namespace moreau;

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "moreau/io/inspect.hpp"
+#include "model_summary_print.hpp"
 #include "scene_options.hpp"
 
 namespace moreau::cli {

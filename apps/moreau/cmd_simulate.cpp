@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/problem_io.hpp"
+#include "moreau/sim/simulator.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "scene_options.hpp"

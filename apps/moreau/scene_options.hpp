@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 #include "moreau/solvers/solver.hpp"
 
 namespace moreau::cli {

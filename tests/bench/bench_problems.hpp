@@ -47,7 +47,7 @@ inline Problem with_bodies(const std::vector<ConstraintBlock>& blocks,
   p.dt = dt;
   p.u_free = u_free;
   p.u_minus = u_free;
-  p.h = VecX::Zero(6 * nb);
+  p.generalized_force = VecX::Zero(6 * nb);
   p.f = f;
   return p;
 }

@@ -12,7 +12,7 @@
 #include "moreau/bench/core_spectrum.hpp"
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 
 using namespace moreau;
 using namespace moreau::bench;

@@ -6,7 +6,8 @@
 
 #include "bench/bench_problems.hpp"
 #include "moreau/bench/bench.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
 
 using namespace moreau;
 using namespace moreau::bench;

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "cli/cli_run.hpp"
-#include "moreau/io/scene.hpp"
 #include "moreau/math/types.hpp"
+#include "moreau/scenes/builtin.hpp"
 #include "moreau/solvers/solver.hpp"
 
 namespace moreau::test {

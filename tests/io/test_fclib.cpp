@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "moreau/io/fclib.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
 #include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 

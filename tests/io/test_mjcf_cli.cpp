@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "moreau/io/urdf_mjcf.hpp"
+#include "moreau/scenes/builtin.hpp"
 
 namespace moreau {
 namespace {

@@ -10,6 +10,7 @@
 
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
+#include "moreau/sim/simulator.hpp"
 
 #if __has_include(<mujoco/mujoco.h>)
 #include <mujoco/mujoco.h>

@@ -7,6 +7,7 @@
 
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
+#include "moreau/sim/simulator.hpp"
 
 namespace moreau {
 namespace {

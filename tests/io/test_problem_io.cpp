@@ -14,7 +14,7 @@
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/problem_io.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 #include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
@@ -82,8 +82,8 @@ void expect_identical(const Problem& a, const Problem& b) {
     EXPECT_TRUE(same(a.M[k], b.M[k]) && same(a.Minv[k], b.Minv[k]));
   EXPECT_EQ(a.has_dense, b.has_dense);
   if (a.has_dense) EXPECT_TRUE(same(a.D_dense, b.D_dense));
-  for (auto f : {&Problem::u_minus, &Problem::h, &Problem::u_free, &Problem::v_f, &Problem::v_minus,
-                 &Problem::f, &Problem::R, &Problem::v_r})
+  for (auto f : {&Problem::u_minus, &Problem::generalized_force, &Problem::u_free, &Problem::v_f,
+                 &Problem::v_minus, &Problem::f, &Problem::R, &Problem::v_r})
     EXPECT_TRUE(same(a.*f, b.*f));
 }
 

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "moreau/dynamics/builder.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
 
 using namespace moreau;

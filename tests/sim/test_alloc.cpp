@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <new>
 
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
 
 namespace {

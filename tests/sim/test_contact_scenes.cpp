@@ -3,7 +3,8 @@
 
 #include <cmath>
 
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
 
 namespace moreau {
 namespace {

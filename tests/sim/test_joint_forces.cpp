@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "moreau/dynamics/builder.hpp"
-#include "moreau/io/builtin_helpers.hpp"
+#include "moreau/model/primitives.hpp"
 #include "moreau/sim/simulator.hpp"
 
 using namespace moreau;
@@ -27,13 +27,13 @@ Spinner spinner(double qd0, F setup) {
   ModelBuilder mb("spinner");
   mb.set_gravity(Vec3::Zero());
   State s;
-  const Body body = builtin::box_body("box", 1.0, Vec3(0.02, 0.06, 0.08));
+  const Body body = box_body("box", 1.0, Vec3(0.02, 0.06, 0.08));
   const double Ixx = body.inertia(0, 0);
   Vec6 u = Vec6::Zero();
   u[3] = qd0;
-  const int b = builtin::add_body(mb, s, body, Vec3(0, 0, 1), Quat::Identity(), u);
-  Joint j = builtin::joint_at("hinge", JointType::Revolute, -1, b,
-                              {Vec3(0, 0, 1), builtin::axis_frame(Vec3::UnitX())}, s);
+  const int b = add_body(mb, s, body, Vec3(0, 0, 1), Quat::Identity(), u);
+  Joint j =
+      joint_at("hinge", JointType::Revolute, -1, b, {Vec3(0, 0, 1), axis_frame(Vec3::UnitX())}, s);
   setup(j);
   mb.add_joint(j);
   return {*mb.build(), s, 1.0 / Ixx};
@@ -152,17 +152,17 @@ TEST(JointForces, BinaryDampingUsesBothInertiasAndConservesMomentum) {
   ModelBuilder mb("pair");
   mb.set_gravity(Vec3::Zero());
   State s;
-  const Body A = builtin::box_body("a", 1.0, Vec3(0.02, 0.06, 0.08));
-  const Body B = builtin::box_body("b", 3.0, Vec3(0.05, 0.03, 0.04));
+  const Body A = box_body("a", 1.0, Vec3(0.02, 0.06, 0.08));
+  const Body B = box_body("b", 3.0, Vec3(0.05, 0.03, 0.04));
   Vec6 ua = Vec6::Zero(), ub = Vec6::Zero();
   ua[3] = 1.0;
   ub[3] = -2.0;
-  const int a = builtin::add_body(mb, s, A, Vec3::Zero(), Quat::Identity(), ua);
-  const int b = builtin::add_body(mb, s, B, Vec3::Zero(), Quat::Identity(), ub);
+  const int a = add_body(mb, s, A, Vec3::Zero(), Quat::Identity(), ua);
+  const int b = add_body(mb, s, B, Vec3::Zero(), Quat::Identity(), ub);
   const double wa = 1.0 / A.inertia(0, 0), wb = 1.0 / B.inertia(0, 0);
   const double x = 2.5, d = x / (kDt * (wa + wb));
-  Joint j = builtin::joint_at("hinge", JointType::Revolute, a, b,
-                              {Vec3::Zero(), builtin::axis_frame(Vec3::UnitX())}, s);
+  Joint j =
+      joint_at("hinge", JointType::Revolute, a, b, {Vec3::Zero(), axis_frame(Vec3::UnitX())}, s);
   j.damping[0] = d;
   mb.add_joint(j);
   const Model model = *mb.build();

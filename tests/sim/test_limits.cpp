@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "moreau/dynamics/builder.hpp"
-#include "moreau/io/builtin_helpers.hpp"
+#include "moreau/model/primitives.hpp"
 #include "moreau/sim/simulator.hpp"
 
 using namespace moreau;
@@ -17,10 +17,9 @@ Limited limited_pendulum(JointType type, double lower, double upper) {
   ModelBuilder mb("limited");
   State s;
   const Quat q(Eigen::AngleAxisd(0.5, Vec3::UnitY()));
-  const int b = builtin::add_body(mb, s, builtin::box_body("bob", 1.0, Vec3(0.025, 0.025, 0.5)),
-                                  q * Vec3(0, 0, -0.5), q);
-  Joint j = builtin::joint_at("hinge", type, -1, b,
-                              {Vec3::Zero(), builtin::axis_frame(Vec3::UnitY())}, s);
+  const int b =
+      add_body(mb, s, box_body("bob", 1.0, Vec3(0.025, 0.025, 0.5)), q * Vec3(0, 0, -0.5), q);
+  Joint j = joint_at("hinge", type, -1, b, {Vec3::Zero(), axis_frame(Vec3::UnitY())}, s);
   j.limits[0].lower = lower;
   j.limits[0].upper = upper;
   mb.add_joint(j);
@@ -81,10 +80,9 @@ TEST(Limits, PrismaticLimitHoldsAgainstGravity) {
   // A slider along world z (prismatic joint x axis = -z): gravity pulls it down onto its bound.
   ModelBuilder mb("slider");
   State s;
-  const int b = builtin::add_body(mb, s, builtin::box_body("carriage", 2.0, Vec3(0.1, 0.1, 0.1)),
-                                  Vec3::Zero());
-  Joint j = builtin::joint_at("rail", JointType::Prismatic, -1, b,
-                              {Vec3::Zero(), builtin::axis_frame(-Vec3::UnitZ())}, s);
+  const int b = add_body(mb, s, box_body("carriage", 2.0, Vec3(0.1, 0.1, 0.1)), Vec3::Zero());
+  Joint j =
+      joint_at("rail", JointType::Prismatic, -1, b, {Vec3::Zero(), axis_frame(-Vec3::UnitZ())}, s);
   j.limits[0].upper = 0.05;  // may move at most 5 cm down
   mb.add_joint(j);
   Model m = *mb.build();

@@ -7,7 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
 #include "moreau/solvers/ngn.hpp"
 
 namespace moreau {

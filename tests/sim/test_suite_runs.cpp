@@ -5,7 +5,8 @@
 
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
 
 using namespace moreau;
 

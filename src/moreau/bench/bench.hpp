@@ -15,19 +15,36 @@
 
 namespace moreau::bench {
 
-// The report's Table II suite in table order, and the group of a system name:
-// "primitives", "robotics", "animatronics", "fclib" (names "fclib:*") or "other".
+// The report's Table II suite in table order, each system with its group: "primitives",
+// "robotics" or "animatronics" (the table's sections).
+struct SuiteSystem {
+  const char* name;
+  const char* group;
+};
+inline const std::vector<SuiteSystem>& suite_table() {
+  static const std::vector<SuiteSystem> table = {
+      {"box-on-plane", "primitives"}, {"boxes-fixed", "primitives"},
+      {"nunchuk", "primitives"},      {"fourbar-fixed", "primitives"},
+      {"fourbar-free", "primitives"}, {"arm7d", "robotics"},
+      {"quadruped", "robotics"},      {"bdx", "robotics"},
+      {"lima", "robotics"},           {"misha", "animatronics"},
+      {"walker", "animatronics"},     {"gazelle", "animatronics"},
+      {"ironman", "animatronics"}};
+  return table;
+}
+// The suite's names in table order.
 inline const std::vector<std::string>& suite_systems() {
-  static const std::vector<std::string> names = {
-      "box-on-plane", "boxes-fixed", "nunchuk", "fourbar-fixed", "fourbar-free",
-      "arm7d",        "quadruped",   "bdx",     "lima",          "misha",
-      "walker",       "gazelle",     "ironman"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const SuiteSystem& s : suite_table()) n.push_back(s.name);
+    return n;
+  }();
   return names;
 }
+// The group of a system name: its suite group, "fclib" (names "fclib:*") or "other".
 inline std::string system_group(const std::string& system) {
-  const auto& s = suite_systems();
-  for (size_t i = 0; i < s.size(); ++i)
-    if (s[i] == system) return i < 5 ? "primitives" : i < 9 ? "robotics" : "animatronics";
+  for (const SuiteSystem& s : suite_table())
+    if (system == s.name) return s.group;
   return system.rfind("fclib:", 0) == 0 ? "fclib" : "other";
 }
 

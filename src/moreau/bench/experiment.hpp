@@ -12,8 +12,9 @@
 #include <variant>
 #include <vector>
 
-#include "moreau/io/scene.hpp"
 #include "moreau/model/error.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
 
 namespace moreau::bench {
 

@@ -11,7 +11,7 @@
 #include <cstdio>
 
 #include "moreau/bench/experiment.hpp"
-#include "moreau/io/builtin_helpers.hpp"
+#include "moreau/scenes/builtin_helpers.hpp"
 
 namespace moreau::bench {
 

@@ -7,7 +7,8 @@
 #include "moreau/bench/bench.hpp"
 #include "moreau/io/fclib.hpp"
 #include "moreau/io/problem_io.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
 
 namespace moreau::bench {
 

@@ -1,6 +1,7 @@
 #pragma once
 // A contact point between two geometries (eq. 33-35). Body A may be the world (-1).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "moreau/model/model.hpp"
@@ -34,7 +35,7 @@ struct CollisionWorkspace;  // opaque, defined by the collision room
 class CollisionDetector {
  public:
   explicit CollisionDetector(const Model& model);
-  ~CollisionDetector();
+  ~CollisionDetector();  // out of line: CollisionWorkspace is incomplete here
   CollisionDetector(CollisionDetector&&) noexcept;
   CollisionDetector& operator=(CollisionDetector&&) noexcept;
   // All contacts of the state's configuration, in a deterministic order (by geometry pair, then
@@ -43,7 +44,7 @@ class CollisionDetector {
 
  private:
   const Model* model_;
-  CollisionWorkspace* ws_;
+  std::unique_ptr<CollisionWorkspace> ws_;
 };
 
 }  // namespace moreau

@@ -47,7 +47,7 @@ uint64_t contact_id(int geom_a, int geom_b, uint32_t feature) {
 }
 
 CollisionDetector::CollisionDetector(const Model& model)
-    : model_(&model), ws_(new CollisionWorkspace) {
+    : model_(&model), ws_(std::make_unique<CollisionWorkspace>()) {
   const auto& geoms = model.geometries();
   const int ng = static_cast<int>(geoms.size());
   CollisionWorkspace& w = *ws_;
@@ -76,18 +76,9 @@ CollisionDetector::CollisionDetector(const Model& model)
   std::sort(w.excluded.begin(), w.excluded.end());
 }
 
-CollisionDetector::~CollisionDetector() {
-  delete ws_;
-}
-CollisionDetector::CollisionDetector(CollisionDetector&& o) noexcept
-    : model_(o.model_), ws_(o.ws_) {
-  o.ws_ = nullptr;
-}
-CollisionDetector& CollisionDetector::operator=(CollisionDetector&& o) noexcept {
-  std::swap(model_, o.model_);
-  std::swap(ws_, o.ws_);
-  return *this;
-}
+CollisionDetector::~CollisionDetector() = default;
+CollisionDetector::CollisionDetector(CollisionDetector&&) noexcept = default;
+CollisionDetector& CollisionDetector::operator=(CollisionDetector&&) noexcept = default;
 
 // Filtering: different bodies (not both the world), group/mask both ways, no joint between them
 // unless Joint::collide_connected. Reads the compact per-geometry copies (cache friendly).

@@ -35,7 +35,7 @@ ProblemBuilder::ProblemBuilder(const Model& model) : model_(&model) {
   p_.M.resize(nb);
   p_.Minv.resize(nb);
   p_.u_minus.resize(6 * nb);
-  p_.h.resize(6 * nb);
+  p_.generalized_force.resize(6 * nb);
   p_.u_free.resize(6 * nb);
 }
 
@@ -65,8 +65,8 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
     Mi.bottomRightCorner<3, 3>() = Iinv;
     const Vec3 w = s.u[i].tail<3>();
     p_.u_minus.segment<6>(6 * i) = s.u[i];
-    p_.h.segment<3>(6 * i) = b.mass * m.gravity();  // eq. 59
-    p_.h.segment<3>(6 * i + 3) = -w.cross(I * w);
+    p_.generalized_force.segment<3>(6 * i) = b.mass * m.gravity();  // eq. 59
+    p_.generalized_force.segment<3>(6 * i + 3) = -w.cross(I * w);
   }
   // Actuation and passive damping: h += J_a^T tau (eq. 64, 72), tau = T0 - c qd with the
   // velocity-independent part T0 (feed-forward, spring kp (q* - q), kd qd*) explicit. The damping
@@ -119,13 +119,14 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
       }
       double tau = t0 - damping;
       if (a.mode != ActuationMode::Passive) tau = std::clamp(tau, -a.effort_limit, a.effort_limit);
-      p_.h.segment<6>(6 * j.follower) += ax.Jf.row(axis).transpose() * tau;
-      if (j.base >= 0) p_.h.segment<6>(6 * j.base) += ax.Jb.row(axis).transpose() * tau;
+      p_.generalized_force.segment<6>(6 * j.follower) += ax.Jf.row(axis).transpose() * tau;
+      if (j.base >= 0)
+        p_.generalized_force.segment<6>(6 * j.base) += ax.Jb.row(axis).transpose() * tau;
     }
   }
   for (int i = 0; i < m.num_bodies(); ++i)
     p_.u_free.segment<6>(6 * i) =
-        p_.u_minus.segment<6>(6 * i) + dt * (p_.Minv[i] * p_.h.segment<6>(6 * i));
+        p_.u_minus.segment<6>(6 * i) + dt * (p_.Minv[i] * p_.generalized_force.segment<6>(6 * i));
 }
 
 // Joint rows: J from eq. 63, bias v_B = (beta/dt) f_j (eq. 89).

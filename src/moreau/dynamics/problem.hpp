@@ -1,6 +1,7 @@
 #pragma once
 // The Problem of one time step (design sketch): the dual view (Delassus D, free velocity v_f,
-// one cone per block) and the primal view (M, J, u^-, dt h). A solver is a function of it.
+// one cone per block) and the primal view (M, J, u^-, generalized force h). A solver is a
+// function of it.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,8 +45,9 @@ struct Problem {
   std::vector<Mat6> M;     // body mass matrices in world frame (eq. 57-58)
   std::vector<Mat6> Minv;  // their inverses
   VecX u_minus;            // u^-, 6 nb
-  VecX h;                  // h = w_gc + w_e + J_a^T tau (eq. 72), 6 nb
-  VecX u_free;             // u^- + dt M^-1 h, 6 nb
+  // h = w_gc + w_e + J_a^T tau (eq. 72), 6 nb: the report's h, not a time step (that is dt).
+  VecX generalized_force;
+  VecX u_free;  // u^- + dt M^-1 h, 6 nb
 
   // Dual view.
   BlockSparse D;  // Delassus J M^-1 J^T (eq. 11)

@@ -42,7 +42,7 @@ Arrays collect(const Problem& p) {
   a.push_back({"M", M});
   a.push_back({"Minv", Minv});
   a.push_back({"u_minus", of(p.u_minus)});
-  a.push_back({"h", of(p.h)});
+  a.push_back({"h", of(p.generalized_force)});
   a.push_back({"u_free", of(p.u_free)});
   std::vector<double> Dv;
   for (int e = 0; e < p.D.nnz_blocks(); ++e) {
@@ -150,7 +150,7 @@ Result<Problem> build(const nlohmann::json& h, std::map<std::string, std::vector
     std::memcpy(p.Minv[k].data(), a["Minv"].data() + 36 * k, 36 * sizeof(double));
   }
   p.u_minus = vec(a["u_minus"]);
-  p.h = vec(a["h"]);
+  p.generalized_force = vec(a["h"]);
   p.u_free = vec(a["u_free"]);
   p.has_dense = h.at("has_dense").get<bool>();
   if (p.has_dense) {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "moreau/io/builtin_helpers.hpp"
 #include "moreau/io/scene_json_parts.hpp"
+#include "moreau/model/primitives.hpp"
 
 namespace moreau::scene_json {
 
@@ -30,7 +30,7 @@ Pose anchor_frame(const Reader& r, const json& j, const Loc& at) {
     r.fail(at.key("orientation"), "either \"orientation\" or \"axis\" (and \"axis2\")", "both");
   if (axis2 && !axis) r.fail(at.key("axis2"), "\"axis2\" together with \"axis\"", "no \"axis\"");
   if (orient) w.q = r.quat(*orient, at.key("orientation"));
-  if (axis && !axis2) w.q = builtin::axis_frame(r.direction(*axis, at.key("axis")));
+  if (axis && !axis2) w.q = axis_frame(r.direction(*axis, at.key("axis")));
   if (axis2) {
     const Vec3 x = r.direction(*axis, at.key("axis"));
     const Vec3 y = r.direction(*axis2, at.key("axis2"));
@@ -65,7 +65,7 @@ void read_frames(const Reader& r, const json& j, const Loc& at, Joint& jt, const
     return;
   }
   const Pose w = anchor_frame(r, j, at);
-  const Joint placed = builtin::joint_at(jt.name, jt.type, jt.base, jt.follower, w, s);
+  const Joint placed = joint_at(jt.name, jt.type, jt.base, jt.follower, w, s);
   jt.frame_base = placed.frame_base;
   jt.frame_follower = placed.frame_follower;
 }

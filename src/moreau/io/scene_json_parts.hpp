@@ -6,7 +6,7 @@
 
 #include "moreau/io/scene_json_util.hpp"
 #include "moreau/model/state.hpp"
-#include "moreau/sim/simulator.hpp"
+#include "moreau/sim/settings.hpp"
 
 namespace moreau::scene_json {
 

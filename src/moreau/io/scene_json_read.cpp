@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "moreau/collision/mesh_io.hpp"
-#include "moreau/io/builtin_helpers.hpp"
 #include "moreau/io/scene.hpp"
 #include "moreau/io/scene_json_parts.hpp"
 #include "moreau/io/scene_json_util.hpp"
+#include "moreau/model/primitives.hpp"
 
 namespace moreau {
 
@@ -152,7 +152,7 @@ void SceneReader::read_body(const json& j, const Loc& at0) {
     u.head<3>() = r_.vec3(*v, at.key("linear_velocity"));
   if (const json* v = Reader::get(j, "angular_velocity"))
     u.tail<3>() = r_.vec3(*v, at.key("angular_velocity"));
-  const int index = builtin::add_body(mb_, s_, std::move(b), r, q, u);
+  const int index = add_body(mb_, s_, std::move(b), r, q, u);
   names_.emplace(mb_.body(index).name, index);
   if (const json* v = Reader::get(j, "geometries")) {
     r_.array(*v, at.key("geometries"));
@@ -169,15 +169,14 @@ Mat3 SceneReader::inertia(const json& j, const Loc& at, double mass) const {
     if (const json* v = Reader::get(j, "box")) {
       const Vec3 h = r_.vec3(*v, at.key("box"));
       for (int k = 0; k < 3; ++k) r_.number((*v)[k], at.key("box").at(k), Range::Positive);
-      return builtin::box_body("", mass, h).inertia;
+      return box_body("", mass, h).inertia;
     }
     if (const json* v = Reader::get(j, "sphere"))
-      return builtin::sphere_body("", mass, r_.number(*v, at.key("sphere"), Range::Positive))
-          .inertia;
+      return sphere_body("", mass, r_.number(*v, at.key("sphere"), Range::Positive)).inertia;
     const json& c = r_.array(j["cylinder"], at.key("cylinder"), 2);
     const double rad = r_.number(c[0], at.key("cylinder").at(0), Range::Positive);
     const double hl = r_.number(c[1], at.key("cylinder").at(1), Range::Positive);
-    return builtin::cylinder_body("", mass, rad, hl).inertia;
+    return cylinder_body("", mass, rad, hl).inertia;
   }
   if (!j.is_array() || j.size() != 3)
     r_.fail(at,

@@ -21,9 +21,9 @@ Vec3 quat_log(const Quat& q);
 Mat3 so3_exp(const Vec3& w);
 Vec3 so3_log(const Mat3& R);
 
-// q_{k+1} = Exp(h w) (x) q_k   (eq. 10b, w in world frame: multiply on the left)
-inline Quat integrate_rotation(const Quat& q, const Vec3& w_world, double h) {
-  return (quat_exp(h * w_world) * q).normalized();
+// q_{k+1} = Exp(dt w) (x) q_k   (eq. 10b, w in world frame: multiply on the left)
+inline Quat integrate_rotation(const Quat& q, const Vec3& w_world, double dt) {
+  return (quat_exp(dt * w_world) * q).normalized();
 }
 
 // True when |q| = 1 within tol and all coefficients finite.

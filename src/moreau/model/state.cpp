@@ -23,10 +23,10 @@ bool State::all_finite() const {
   return true;
 }
 
-void integrate_positions(State& s, const std::vector<Vec6>& u, double h) {
+void integrate_positions(State& s, const std::vector<Vec6>& u, double dt) {
   for (int i = 0; i < s.num_bodies(); ++i) {
-    s.r[i] += h * u[i].head<3>();
-    s.q[i] = integrate_rotation(s.q[i], u[i].tail<3>(), h);  // eq. 10b
+    s.r[i] += dt * u[i].head<3>();
+    s.q[i] = integrate_rotation(s.q[i], u[i].tail<3>(), dt);  // eq. 10b
   }
 }
 

@@ -21,8 +21,8 @@ struct State {
   bool all_finite() const;
 };
 
-// Positions update s [+] h u (eq. 10b): r += h v, q = Exp(h w) (x) q, quaternions renormalized.
-void integrate_positions(State& s, const std::vector<Vec6>& u, double h);
+// Positions update s [+] dt u (eq. 10b): r += dt v, q = Exp(dt w) (x) q, quaternions renormalized.
+void integrate_positions(State& s, const std::vector<Vec6>& u, double dt);
 
 // Kinetic energy sum 1/2 u^T M u plus gravitational potential -m g.r  [J].
 double kinetic_energy(const Model& m, const State& s);

@@ -7,20 +7,6 @@
 
 namespace moreau {
 
-const char* integrator_name(Integrator i) {
-  return i == Integrator::SemiImplicitEuler ? "semi-implicit-euler" : "moreau-midpoint";
-}
-
-bool parse_integrator(const std::string& s, Integrator* out) {
-  if (s == "semi-implicit-euler" || s == "euler")
-    *out = Integrator::SemiImplicitEuler;
-  else if (s == "moreau-midpoint" || s == "midpoint")
-    *out = Integrator::MoreauMidpoint;
-  else
-    return false;
-  return true;
-}
-
 Simulator::Simulator(const Model& model, SimSettings settings)
     : model_(&model), settings_(std::move(settings)), collision_(model), builder_(model) {
   twist_buf_.resize(model.num_bodies());
@@ -60,27 +46,27 @@ void Simulator::remember_solution(const Problem& p) {
 }
 
 bool Simulator::step(State& s) {
-  const double h = settings_.dt;
+  const double dt = settings_.dt;
   if (s.num_bodies() != model_->num_bodies() || static_cast<int>(s.q.size()) != s.num_bodies() ||
       static_cast<int>(s.u.size()) != s.num_bodies()) {
     error_ = "state has " + std::to_string(s.num_bodies()) + " bodies, the model " + std::to_string(model_->num_bodies());
     return false;
   }
-  if (!(h > 0.0) || !std::isfinite(h)) {
-    error_ = "time step must be finite and > 0, got " + std::to_string(h);
+  if (!(dt > 0.0) || !std::isfinite(dt)) {
+    error_ = "time step must be finite and > 0, got " + std::to_string(dt);
     return false;
   }
   const bool midpoint = settings_.integrator == Integrator::MoreauMidpoint;
   State* at = &s;
   if (midpoint) {
-    // Moreau's midpoint: everything (collision, J, M, h) is evaluated at s_m = s [+] h/2 u^-.
+    // Moreau's midpoint: everything (collision, J, M, h) is evaluated at s_m = s [+] dt/2 u^-.
     mid_ = s;
-    integrate_positions(mid_, s.u, 0.5 * h);
-    mid_.t = s.t + 0.5 * h;
+    integrate_positions(mid_, s.u, 0.5 * dt);
+    mid_.t = s.t + 0.5 * dt;
     at = &mid_;
   }
   contacts_ = &collision_.detect(*at, settings_.collision);
-  const Problem& p = builder_.build(*at, *contacts_, h, settings_.dynamics);
+  const Problem& p = builder_.build(*at, *contacts_, dt, settings_.dynamics);
   if (!p.v_f.allFinite()) {
     error_ = "non-finite free velocity at t = " + std::to_string(s.t) +
              " s (state or forces contain NaN/Inf)";
@@ -103,12 +89,12 @@ bool Simulator::step(State& s) {
   if (midpoint) {
     s.r = mid_.r;
     s.q = mid_.q;
-    integrate_positions(s, twist_buf_, 0.5 * h);
+    integrate_positions(s, twist_buf_, 0.5 * dt);
   } else {
-    integrate_positions(s, twist_buf_, h);
+    integrate_positions(s, twist_buf_, dt);
   }
   for (int i = 0; i < model_->num_bodies(); ++i) s.u[i] = twist_buf_[i];
-  s.t += h;
+  s.t += dt;
   if (!s.all_finite()) {
     error_ = "non-finite state after the step ending at t = " + std::to_string(s.t) + " s";
     return false;

@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <random>
 
-#include "moreau/io/builtin_helpers.hpp"
-#include "moreau/io/builtin_list.hpp"
+#include "moreau/scenes/builtin_helpers.hpp"
+#include "moreau/scenes/builtin_list.hpp"
 
 namespace moreau::builtin {
 

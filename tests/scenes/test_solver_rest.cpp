@@ -4,7 +4,8 @@
 
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
 #include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 

@@ -6,8 +6,8 @@
 // docs/benchmark.md): e.g. Walker has 36 - 31 + 1 = 6 independent loops for 36 redundant rows.
 // A free prop (one body, no joint) gives the fixed-base gazelle and ironman the extra loop
 // their counts need. Hollow shells of plates enclose the mechanisms.
-#include "moreau/io/builtin_list.hpp"
-#include "moreau/io/scenes_suite_rig.hpp"
+#include "moreau/scenes/builtin_list.hpp"
+#include "moreau/scenes/suite_rig.hpp"
 
 namespace moreau::builtin {
 

@@ -2,6 +2,7 @@
 
 #include "moreau/io/scene.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
+#include "moreau/scenes/builtin.hpp"
 
 namespace moreau {
 

@@ -1,11 +1,10 @@
 #pragma once
-// The structure of a model, as `moreau inspect` prints it: counts, the rank of the joint Jacobian
-// at a state (redundant rows, mechanism DoFs) and per-body / per-joint lists.
+// The structure of a model: counts, the rank of the joint Jacobian at a state (redundant rows,
+// mechanism DoFs) and per-body / per-joint lists. `moreau inspect` prints it
+// (apps/moreau/model_summary_print.hpp).
 #include <array>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "moreau/model/state.hpp"
 
@@ -56,12 +55,5 @@ struct ModelSummary {
 
 // Summarizes `m` with the joint Jacobian evaluated at `s` (usually the scene's initial state).
 ModelSummary summarize_model(const Model& m, const State& s);
-
-// The summary as a JSON object (keys in the order of ModelSummary; joint_types and geometry_types
-// list every type, with zeros).
-nlohmann::ordered_json to_json(const ModelSummary& s);
-
-// A human-readable report: counts, then a body table and a joint table.
-std::string format_model_summary(const ModelSummary& s);
 
 }  // namespace moreau

@@ -3,8 +3,8 @@
 // spheres against the ground. Masses are chosen so that max/min mass is the table's ratio.
 #include <vector>
 
-#include "moreau/io/builtin_list.hpp"
-#include "moreau/io/scenes_suite_rig.hpp"
+#include "moreau/scenes/builtin_list.hpp"
+#include "moreau/scenes/suite_rig.hpp"
 
 namespace moreau::builtin {
 

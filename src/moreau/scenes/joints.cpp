@@ -1,8 +1,8 @@
 // The report's jointed primitives (Table II): pendulum, boxes-fixed, nunchuk, fourbars, chain.
 #include <cmath>
 
-#include "moreau/io/builtin_helpers.hpp"
-#include "moreau/io/builtin_list.hpp"
+#include "moreau/scenes/builtin_helpers.hpp"
+#include "moreau/scenes/builtin_list.hpp"
 
 namespace moreau::builtin {
 

@@ -2,7 +2,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "moreau/io/builtin_list.hpp"
+#include "moreau/scenes/builtin_list.hpp"
 
 namespace moreau {
 

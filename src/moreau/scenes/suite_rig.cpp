@@ -1,5 +1,5 @@
-// The suite builder (scenes_suite_rig.hpp).
-#include "moreau/io/scenes_suite_rig.hpp"
+// The suite builder (suite_rig.hpp).
+#include "moreau/scenes/suite_rig.hpp"
 
 #include <cmath>
 

@@ -5,8 +5,8 @@
 //   bdx:   passive 6 + actuated 14 = 20 DoFs and 6 x 15 - 20 = 70 rows (the table says 14).
 #include <gtest/gtest.h>
 
-#include "moreau/io/inspect.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/dynamics/analysis.hpp"
+#include "moreau/scenes/builtin.hpp"
 
 using namespace moreau;
 

@@ -1,7 +1,8 @@
 #pragma once
 // Built-in scene builders, one function per scene, grouped by file. The table in
-// builtin_scenes.cpp lists them all.
+// builtin.cpp lists them all.
 #include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 
 namespace moreau::builtin {
 
@@ -13,7 +14,7 @@ struct BuiltinScene {
 };
 const std::vector<BuiltinScene>& builtin_table();
 
-// scenes_joints.cpp: the report's jointed primitives.
+// joints.cpp: the report's jointed primitives.
 Result<Scene> pendulum(const SceneParams&);
 Result<Scene> boxes_fixed(const SceneParams&);
 Result<Scene> nunchuk(const SceneParams&);
@@ -21,20 +22,20 @@ Result<Scene> fourbar_fixed(const SceneParams&);
 Result<Scene> fourbar_free(const SceneParams&);
 Result<Scene> chain(const SceneParams&);
 
-// scenes_contact.cpp: frictional contact scenes (collision room).
+// contact.cpp: frictional contact scenes (collision room).
 Result<Scene> box_on_plane(const SceneParams&);
 Result<Scene> ball_drop(const SceneParams&);
 Result<Scene> box_incline(const SceneParams&);
 Result<Scene> box_stack(const SceneParams&);
 Result<Scene> sphere_pile(const SceneParams&);
 
-// scenes_papers.cpp: the cases of Todorov 2010 and Schindler et al. 2011 (issue 5).
+// papers.cpp: the cases of Todorov 2010 and Schindler et al. 2011 (issue 5).
 Result<Scene> ball_stack(const SceneParams&);
 Result<Scene> balls_in_cube(const SceneParams&);
 Result<Scene> painleve(const SceneParams&);
 Result<Scene> point_mass(const SceneParams&);
 
-// scenes_suite_robots.cpp, scenes_suite_animatronics.cpp: the benchmark suite's stand-ins (Table II).
+// suite_robots.cpp, suite_animatronics.cpp: the benchmark suite's stand-ins (Table II).
 Result<Scene> arm7d(const SceneParams&);
 Result<Scene> quadruped(const SceneParams&);
 Result<Scene> bdx(const SceneParams&);

@@ -1,11 +1,11 @@
 #pragma once
-// A small builder for the benchmark-suite stand-ins (scenes_suite_*.cpp): boxes laid out in the
+// A small builder for the benchmark-suite stand-ins (suite_*.cpp): boxes laid out in the
 // initial configuration, joints placed by world anchors and axes, PD actuators with scripted
 // sinusoids, enclosing shells made of plates, and the loop modules that produce the redundant
 // rows of Table II (planar four-bars, double mounts, two-bearing hinges). docs/benchmark.md.
 #include <string>
 
-#include "moreau/io/builtin_helpers.hpp"
+#include "moreau/scenes/builtin_helpers.hpp"
 
 namespace moreau::builtin {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "moreau/io/builtin_helpers.hpp"
-#include "moreau/io/builtin_list.hpp"
+#include "moreau/scenes/builtin_helpers.hpp"
+#include "moreau/scenes/builtin_list.hpp"
 
 namespace moreau::builtin {
 

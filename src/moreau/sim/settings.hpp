@@ -1,0 +1,32 @@
+#pragma once
+// SimSettings: what a scene asks of the simulator (time step, solver and its settings,
+// integrator, dynamics and collision settings). A small header, so that scene files (io/) and
+// built-in scenes hold settings without including the Simulator (docs/design.md).
+#include <cstdint>
+#include <string>
+
+#include "moreau/collision/contact.hpp"
+#include "moreau/dynamics/settings.hpp"
+#include "moreau/solvers/solver.hpp"
+
+namespace moreau {
+
+enum class Integrator : uint8_t {
+  SemiImplicitEuler,  // u+ from the NCP at s, then s+ = s [+] dt u+ (eq. 9-10)
+  MoreauMidpoint,     // s_m = s [+] dt/2 u-, NCP at s_m, s+ = s_m [+] dt/2 u+
+};
+const char* integrator_name(Integrator i);
+bool parse_integrator(const std::string& s, Integrator* out);
+
+struct SimSettings {
+  double dt = 1e-3;  // time step [s]
+  std::string solver =
+      "admm-ncp-sa";  // registry name: the default is the most robust of the measured solvers
+  SolverSettings solver_settings;
+  Integrator integrator = Integrator::SemiImplicitEuler;
+  DynamicsSettings dynamics;
+  CollisionSettings collision;
+  bool warm_start = true;  // reuse the previous step's impulses by persistent constraint id
+};
+
+}  // namespace moreau
