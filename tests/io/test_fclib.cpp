@@ -13,7 +13,7 @@
 
 #include "moreau/io/fclib.hpp"
 #include "moreau/io/scene.hpp"
-#include "moreau/solvers/residuals.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 #ifdef MOREAU_HAVE_HDF5

@@ -15,7 +15,7 @@
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/problem_io.hpp"
 #include "moreau/io/scene.hpp"
-#include "moreau/solvers/residuals.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 using namespace moreau;

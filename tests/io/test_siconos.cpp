@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "moreau/io/fclib.hpp"
-#include "moreau/solvers/residuals.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 namespace moreau {

@@ -5,7 +5,7 @@
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/scene.hpp"
-#include "moreau/solvers/residuals.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 using namespace moreau;

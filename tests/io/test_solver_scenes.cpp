@@ -13,9 +13,9 @@
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/scene.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/sim/simulator.hpp"
 #include "moreau/solvers/first_order.hpp"
-#include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 using namespace moreau;
