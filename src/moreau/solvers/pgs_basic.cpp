@@ -2,7 +2,6 @@
 #include <cmath>
 
 #include "moreau/ncp/blocks.hpp"
-#include "moreau/ncp/cones.hpp"
 #include "moreau/solvers/foundation_solvers.hpp"
 
 namespace moreau {
@@ -67,8 +66,17 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
           auto Dii = p.D.diagonal(i);
           const double ln = std::max(0.0, li[2] - omega * v[2] / std::max(Dii(2, 2), 1e-300));
           const double dt = std::max(std::min(Dii(0, 0), Dii(1, 1)), 1e-300);
-          li.head<2>() = project_disk(
-              Eigen::Vector2d(li[0] - omega * v[0] / dt, li[1] - omega * v[1] / dt), b.mu * ln);
+          // The disk projection of cones.hpp's project_disk, with |x_T| by std::hypot (project_disk
+          // takes Eigen's norm(), which rounds differently in the last bit).
+          double lt0 = li[0] - omega * v[0] / dt, lt1 = li[1] - omega * v[1] / dt;
+          const double r = b.mu * ln, nt = std::hypot(lt0, lt1);
+          if (nt > r) {
+            const double k = nt > 0.0 ? r / nt : 0.0;
+            lt0 *= k;
+            lt1 *= k;
+          }
+          li[0] = lt0;
+          li[1] = lt1;
           li[2] = ln;
           break;
         }
