@@ -12,7 +12,7 @@
 #include "commands.hpp"
 #include "moreau/io/fclib.hpp"
 #include "moreau/io/problem_io.hpp"
-#include "moreau/solvers/residuals.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 #include "scene_options.hpp"
 

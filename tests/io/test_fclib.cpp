@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "moreau/io/fclib.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
-#include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 #ifdef MOREAU_HAVE_HDF5

@@ -14,8 +14,8 @@
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/problem_io.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/scenes/builtin.hpp"
-#include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 using namespace moreau;

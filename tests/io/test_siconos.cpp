@@ -1,6 +1,6 @@
 // Optional: moreau's NCP solvers against Siconos's fc3d NSGS (Debian libsiconos-numerics-dev,
 // loaded at run time with dlopen: no link dependency) on the FCLib problems in ../shared/fclib.
-// Both answers are judged by moreau's own natural map (solvers/residuals.hpp); the contact
+// Both answers are judged by moreau's own natural map (ncp/residuals.hpp); the contact
 // velocities u = W r + q and, where the solution is unique enough, the impulses r are compared.
 // Skips cleanly without HDF5, the shared files or the library.
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "moreau/io/fclib.hpp"
-#include "moreau/solvers/residuals.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 namespace moreau {

@@ -12,10 +12,10 @@
 
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
 #include "moreau/solvers/first_order.hpp"
-#include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 using namespace moreau;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "moreau/dynamics/softening.hpp"
-#include "moreau/solvers/residuals.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 using namespace moreau;

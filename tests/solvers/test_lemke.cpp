@@ -6,8 +6,8 @@
 #include <cmath>
 #include <random>
 
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/lemke.hpp"
-#include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 #include "solvers/implicit_problems.hpp"
 

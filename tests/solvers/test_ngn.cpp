@@ -6,10 +6,10 @@
 #include <cmath>
 #include <random>
 
-#include "moreau/math/cones.hpp"
+#include "moreau/ncp/cones.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/ngn.hpp"
 #include "moreau/solvers/ngn_internal.hpp"
-#include "moreau/solvers/residuals.hpp"
 #include "solvers/implicit_problems.hpp"
 
 using namespace moreau;

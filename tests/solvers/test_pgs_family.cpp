@@ -5,9 +5,9 @@
 #include <cmath>
 #include <string>
 
-#include "moreau/math/cones.hpp"
+#include "moreau/ncp/cones.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/local_solvers.hpp"
-#include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 #include "pgs_test_util.hpp"
 

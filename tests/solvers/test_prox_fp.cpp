@@ -5,8 +5,8 @@
 #include <cmath>
 #include <random>
 
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/prox_fp.hpp"
-#include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 #include "solvers/implicit_problems.hpp"
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "moreau/bench/metrics.hpp"
 #include "moreau/dynamics/problem.hpp"
 #include "moreau/model/error.hpp"
 #include "moreau/solvers/solver.hpp"
@@ -112,17 +113,7 @@ Result<std::vector<Sample>> load_samples(const std::string& path);
 // problems DIR/fclib/<system>-<step>.hdf5 (when built with HDF5). Errors name the file.
 std::optional<Error> save_samples(const std::vector<Sample>& samples, const std::string& dir);
 
-// ---- metrics (eq. 173-176), all L-infinity, NCP quantities for every solver ----
-struct Metrics {
-  double r_pen = 0.0;     // (173) worst violation of f(s+) ~ f(s) + dt J u+ (first order;
-                          //       unilateral rows count min(0, .), friction rows none)
-  double r_dual = 0.0;    // (174)
-  double r_compl = 0.0;   // (175)
-  double r_natmap = 0.0;  // (176)
-  double r_primal = 0.0;  // (156), reported though not among the four
-};
-// lambda and v_plus as returned in a Solution (v_plus = D lambda + v_f - v_r).
-Metrics evaluate_metrics(const Problem& p, const VecX& lambda, const VecX& v_plus);
+// ---- metrics (eq. 173-176): moreau/bench/metrics.hpp ----
 
 // ---- one solve of one sample ----
 struct RunResult {

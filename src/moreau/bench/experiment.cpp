@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "moreau/solvers/residuals.hpp"
+#include "moreau/ncp/residuals.hpp"
 
 namespace moreau::bench {
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "moreau/bench/experiment.hpp"
+#include "moreau/ncp/cones.hpp"
 
 namespace moreau::bench {
 
@@ -108,11 +109,12 @@ ExperimentResult ccp_vs_ncp(const ExperimentOptions& o) {
           if (!(x.lambda[i + 2] > kActive)) continue;
           ++nact;
           vn_sum += vn;
-          mvt_sum += b.mu * vt;
+          const double gamma = de_saxce(x.v_plus.segment<3>(i), b.mu)[2];  // mu |v_T| (eq. 50)
+          mvt_sum += gamma;
           gap_max = std::max(gap_max, p.f[i + 2]);  // gap at the start of the step (eq. 91a)
           if (vt > kSliding) {
             sliding = true;
-            const double ratio = vn / (b.mu * vt);  // CCP: 1; NCP: 0
+            const double ratio = vn / gamma;  // CCP: 1; NCP: 0
             ratio_sum += ratio;
             ratio_dev = std::max(ratio_dev, std::abs(ratio - (ccp ? 1.0 : 0.0)));
             vn_max = std::max(vn_max, std::abs(vn));

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "moreau/bench/experiment.hpp"
-#include "moreau/solvers/residuals.hpp"
+#include "moreau/ncp/residuals.hpp"
 
 namespace moreau::bench {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "moreau/bench/bench.hpp"
-#include "moreau/solvers/residuals.hpp"
+#include "moreau/bench/metrics.hpp"
+#include "moreau/ncp/residuals.hpp"
 
 namespace moreau::bench {
 

@@ -295,7 +295,7 @@ void ProblemBuilder::build_delassus(const DynamicsSettings& st) {
       }
     }
   }
-  p_.has_dense = p_.nl <= st.dense_limit;
+  p_.has_dense = build_dense_ && p_.nl <= st.dense_limit;
   if (p_.has_dense) p_.D.to_dense(p_.D_dense);
 }
 

@@ -18,6 +18,9 @@ class ProblemBuilder {
                        const DynamicsSettings& settings);
   const Problem& problem() const { return p_; }
   const std::vector<JointAxes>& joint_axes_cache() const { return axes_; }
+  // Whether build() also fills Problem::D_dense (when nl <= DynamicsSettings::dense_limit). Only
+  // solvers that read the dense copy need it (SolverInfo::reads_dense); on by default.
+  void set_build_dense(bool on) { build_dense_ = on; }
 
  private:
   void add_forces(const State& s, const DynamicsSettings& st, double dt);
@@ -36,6 +39,7 @@ class ProblemBuilder {
   std::vector<std::vector<std::pair<int, int>>> incidence_;  // per body: (block, slot)
   std::vector<int> sizes_, cols_, mark_;
   std::vector<JacobianBlock> jminv_[2];  // J_{i,s} M^-1, per block and slot
+  bool build_dense_ = true;
 };
 
 // Stacked joint residual f_J(s) (eq. 83), sum m_j rows.

@@ -51,7 +51,8 @@ struct Problem {
 
   // Dual view.
   BlockSparse D;  // Delassus J M^-1 J^T (eq. 11)
-  MatX D_dense;   // the same, dense; filled only when has_dense
+  MatX D_dense;   // the same, dense; filled only when has_dense (nl <= dense_limit and the
+                  // simulating solver reads it: SolverInfo::reads_dense)
   bool has_dense = false;
   VecX v_f;      // free velocity J u_free + E v^- + v_B (eq. 94), nl
   VecX v_minus;  // J u^-, nl (restitution, metrics)

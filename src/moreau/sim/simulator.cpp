@@ -11,6 +11,9 @@ Simulator::Simulator(const Model& model, SimSettings settings)
     : model_(&model), settings_(std::move(settings)), collision_(model), builder_(model) {
   twist_buf_.resize(model.num_bodies());
   u_plus_.resize(6 * model.num_bodies());
+  // D's dense copy only for the solvers that read it (an unknown name fails in step()).
+  const SolverInfo* info = find_solver(settings_.solver);
+  builder_.set_build_dense(info == nullptr || info->reads_dense);
 }
 
 void Simulator::make_warm_start(const Problem& p) {
@@ -49,7 +52,8 @@ bool Simulator::step(State& s) {
   const double dt = settings_.dt;
   if (s.num_bodies() != model_->num_bodies() || static_cast<int>(s.q.size()) != s.num_bodies() ||
       static_cast<int>(s.u.size()) != s.num_bodies()) {
-    error_ = "state has " + std::to_string(s.num_bodies()) + " bodies, the model " + std::to_string(model_->num_bodies());
+    error_ = "state has " + std::to_string(s.num_bodies()) + " bodies, the model " +
+             std::to_string(model_->num_bodies());
     return false;
   }
   if (!(dt > 0.0) || !std::isfinite(dt)) {

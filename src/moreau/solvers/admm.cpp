@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/admm_linear.hpp"
 #include "moreau/solvers/first_order.hpp"
-#include "moreau/solvers/residuals.hpp"
 
 namespace moreau {
 
@@ -95,7 +95,7 @@ void initialize(const Problem& p, const AdmmParams& a, const WarmStart& warm, Ad
     w.y.setZero();
   else
     w.y = warm.lambda;
-  project_cones(p, w.y, w.y);  // y is the feasible iterate
+  project_primal(p, w.y, w.y);  // y is the feasible iterate
   w.x = w.y;
   multiply_regularized(p, w.y, w.v);
   w.v += p.v_f;
@@ -123,7 +123,7 @@ void iterate(const Problem& p, const AdmmParams& a, double rho, AdmmWorkspace& w
   w.x = a.relax * w.x + (1.0 - a.relax) * w.y_hat;  // over-relaxation (line 7)
   // y = P_K(x + z / rho)   (eq. 169, line 8)
   w.y = w.x + w.z_hat / rho;
-  project_cones(p, w.y, w.y);
+  project_primal(p, w.y, w.y);
   w.z = w.z_hat + rho * (w.x - w.y);  // dual ascent (eq. 167d, line 9)
   // r_p = ||x - y||, r_d = ||eta (x - x_prev) + rho (y - y_prev)||   (eq. 170a-b)
   *rp = (w.x - w.y).cwiseAbs().maxCoeff();

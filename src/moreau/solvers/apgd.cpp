@@ -6,8 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/first_order.hpp"
-#include "moreau/solvers/residuals.hpp"
 
 namespace moreau {
 
@@ -57,7 +57,7 @@ void solve_apgd(const Problem& p, const SolverSettings& st, const WarmStart& war
     w.gamma.setZero();
   else
     w.gamma = warm.lambda;
-  project_cones(p, w.gamma, w.gamma);
+  project_primal(p, w.gamma, w.gamma);
   multiply_regularized(p, w.gamma, w.Dg);
   // L_0 = ||P (D+R) e|| / ||e||, e = gamma_0 - 1, as Chrono (backtracking corrects any start).
   w.trial = w.gamma - VecX::Ones(p.nl);
@@ -80,7 +80,7 @@ void solve_apgd(const Problem& p, const SolverSettings& st, const WarmStart& war
     // f(t) <= f(y) + g.(t - y) + L/2 |t - y|^2_{P^-1} holds.
     for (int bt = 0; bt < 60; ++bt) {
       w.trial = w.y - w.pre.cwiseProduct(w.g) / L;
-      project_cones(p, w.trial, w.trial);
+      project_primal(p, w.trial, w.trial);
       multiply_regularized(p, w.trial, w.Dtrial);
       const double ft = objective(w.trial, w.Dtrial, p.v_f, w.s);
       const double model = fy + w.g.dot(w.trial - w.y) +

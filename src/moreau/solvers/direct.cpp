@@ -8,7 +8,7 @@ namespace moreau {
 namespace {
 struct DirectWorkspace : SolverWorkspace::Slot {
   MatX A;
-  VecX r;
+  VecX r, Al;  // refinement residual and A lambda
   Eigen::LDLT<MatX> dense;
   std::vector<Eigen::Triplet<double>> triplets;
   Eigen::SparseMatrix<double> S;
@@ -47,11 +47,15 @@ void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, S
     w.dense.compute(w.A);
     ok = w.dense.info() == Eigen::Success;
     if (ok) {
-      sol.lambda = w.dense.solve(-p.v_f);
+      // Solved in place and the product into Al: no Eigen temporaries (no allocation per step).
+      sol.lambda = -p.v_f;
+      w.dense.solveInPlace(sol.lambda);
       // Iterative refinement on D itself: removes the bias of the regularization on the range of D.
       for (int k = 0; k < 3; ++k) {
-        w.r.noalias() = -p.v_f - (w.A * sol.lambda - eps * sol.lambda);
-        sol.lambda += w.dense.solve(w.r);
+        w.Al.noalias() = w.A * sol.lambda;
+        w.r = -p.v_f - (w.Al - eps * sol.lambda);
+        w.dense.solveInPlace(w.r);
+        sol.lambda += w.r;
       }
     }
   } else {

@@ -2,6 +2,9 @@
 // The ADMM family (Alg. 6), APGD and SOR-prox, and the small helpers they share. Every solver
 // here honours the softening compliance Problem::R: a non-empty R means it solves the
 // regularized problem (eq. 95-96) with D + R in place of D (v_r is already folded into v_f).
+// Cone projections, the De Saxce term and the diagonal blocks come from moreau/ncp.
+#include "moreau/ncp/blocks.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 namespace moreau {
@@ -30,12 +33,6 @@ namespace first_order {
 
 // y = (D + R) x: the Delassus operator of the (possibly softened) problem. No allocation.
 void multiply_regularized(const Problem& p, const VecX& x, VecX& y);
-// (D + R)_ii for block i (top-left size x size of the result).
-Mat6 regularized_diagonal_block(const Problem& p, int i);
-// s = Gamma(v) on contact blocks, 0 elsewhere (eq. 50, 78).
-void de_saxce_term(const Problem& p, const VecX& v, VecX& s);
-// out = P_K(x) block by block (eq. 146); out may alias x.
-void project_cones(const Problem& p, const VecX& x, VecX& out);
 // lambda_max((D + R)) by power iteration from the all-ones vector (deterministic).
 double largest_eigenvalue(const Problem& p, int iters, VecX& a, VecX& b);
 

@@ -6,17 +6,13 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "moreau/math/cones.hpp"
+#include "moreau/ncp/cones.hpp"
 
 namespace moreau::local {
 
 namespace {
 constexpr double kPi = std::numbers::pi;
 constexpr double kAccept = 1e-9;  // local residual accepted from the coarse bracketing
-
-Vec3 project_k(const Vec3& x, double mu) {
-  return project_coulomb(x, mu);
-}
 
 // The slip family of Alg. 4 for one angle theta: lambda = lambda_n u, u = [mu e, 1],
 // e = [cos, sin]; the normal condition w_n . v = 0 with w_n = [kappa mu e, 1] fixes lambda_n
@@ -181,7 +177,7 @@ void slip_bisection(const Mat3& G, const Vec3& b, double mu, double kappa, Law l
 
 Vec3 ccp_step(const Vec3& lambda, const Vec3& z, const Mat3& G, double mu) {
   const double step = 3.0 / std::max(G.trace(), 1e-300);  // line 2: inverse mean diagonal
-  return project_k(lambda - step * z, mu);                // line 3 (eq. 150)
+  return project_coulomb(lambda - step * z, mu);          // line 3 (eq. 150)
 }
 
 Vec3 ncp_step(const Vec3& lambda, const Vec3& z, const Mat3& G, double mu) {
@@ -195,7 +191,7 @@ Vec3 ncp_step(const Vec3& lambda, const Vec3& z, const Mat3& G, double mu) {
 double local_natmap(const Vec3& lambda, const Mat3& G, const Vec3& b, double mu, Law law) {
   Vec3 w = G * lambda + b;
   if (law == Law::Coulomb) w += de_saxce(w, mu);  // eq. 163
-  return (lambda - project_k(lambda - w, mu)).cwiseAbs().maxCoeff();
+  return (lambda - project_coulomb(lambda - w, mu)).cwiseAbs().maxCoeff();
 }
 
 ExactResult exact(const Mat3& G, const Mat3& Ginv, const Vec3& b, double mu, Law law, Slip slip,
@@ -240,7 +236,7 @@ ExactResult exact(const Mat3& G, const Mat3& Ginv, const Vec3& b, double mu, Law
   }
   // No admissible slip angle (G not SPD): best of P_K(lambda^0) and 0 by the local residual.
   r.kind = ExactResult::NoRoot;
-  const Vec3 pk = project_k(l0, mu);
+  const Vec3 pk = project_coulomb(l0, mu);
   r.lambda = local_natmap(pk, G, b, mu, law) < local_natmap(Vec3::Zero(), G, b, mu, law)
                  ? pk
                  : Vec3::Zero();

@@ -1,44 +1,26 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/Cholesky>
-
+#include "moreau/ncp/blocks.hpp"
 #include "moreau/solvers/foundation_solvers.hpp"
 
 namespace moreau {
 
 namespace {
+// Up to one block (6 rows) on the stack: the products below would otherwise evaluate into heap
+// temporaries on every block update.
+using Block6 = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>;
+
 struct PgsBasicWorkspace : SolverWorkspace::Slot {
   std::vector<double> inv;     // per block: D_ii^-1 (row-major, size_i^2), regularized
   std::vector<int> inv_start;  // offset of each block's inverse in inv
   VecX v;                      // scratch velocity of one block
 };
 
-// D_ii^-1 for every block (joints need the full block; others use the diagonal only).
+// D_ii^-1 for every block (joints need the full block; others use the diagonal only): D alone,
+// regularized by 1e-12 max(1, max_k D_ii,kk).
 void invert_diagonal_blocks(const Problem& p, PgsBasicWorkspace& w) {
-  const int nbk = p.num_blocks();
-  w.inv_start.resize(nbk + 1);
-  int total = 0;
-  for (int i = 0; i < nbk; ++i) {
-    w.inv_start[i] = total;
-    total += p.blocks[i].size * p.blocks[i].size;
-  }
-  w.inv_start[nbk] = total;
-  w.inv.resize(total);
-  for (int i = 0; i < nbk; ++i) {
-    const int n = p.blocks[i].size;
-    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> out(
-        w.inv.data() + w.inv_start[i], n, n);
-    Mat6 A = Mat6::Zero();
-    A.topLeftCorner(n, n) = p.D.diagonal(i);
-    const double eps = 1e-12 * std::max(1.0, A.diagonal().head(n).maxCoeff());
-    for (int k = 0; k < n; ++k) A(k, k) += eps;
-    Eigen::LDLT<Mat6> ldlt;
-    Mat6 B = Mat6::Identity();
-    A.bottomRightCorner(6 - n, 6 - n).setIdentity();
-    ldlt.compute(A);
-    out = ldlt.solve(B).topLeftCorner(n, n);
-  }
+  block_diagonal_inverses(p, {1e-12, 1.0, false}, w.inv, w.inv_start);
 }
 }  // namespace
 
@@ -70,7 +52,8 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
         case ConeKind::Free: {
           Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
               inv(w.inv.data() + w.inv_start[i], n, n);
-          li -= omega * (inv * v);
+          const Block6 dl = omega * (inv * v);  // what Eigen's heap temporary held
+          li -= dl;
           break;
         }
         case ConeKind::Orthant: {
@@ -83,6 +66,8 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
           auto Dii = p.D.diagonal(i);
           const double ln = std::max(0.0, li[2] - omega * v[2] / std::max(Dii(2, 2), 1e-300));
           const double dt = std::max(std::min(Dii(0, 0), Dii(1, 1)), 1e-300);
+          // The disk projection of cones.hpp's project_disk, with |x_T| by std::hypot (project_disk
+          // takes Eigen's norm(), which rounds differently in the last bit).
           double lt0 = li[0] - omega * v[0] / dt, lt1 = li[1] - omega * v[1] / dt;
           const double r = b.mu * ln, nt = std::hypot(lt0, lt1);
           if (nt > r) {
@@ -98,7 +83,9 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
       }
       // Velocity change caused by this block's update.
       const auto Dii = p.D.diagonal(i);
-      const double dv = (Dii * (li - old.head(n))).cwiseAbs().maxCoeff();
+      const Block6 dl = li - old.head(n);
+      const Block6 dv_i = Dii * dl;
+      const double dv = dv_i.cwiseAbs().maxCoeff();
       change = std::max(change, dv);
     }
     sol.iterations = it + 1;

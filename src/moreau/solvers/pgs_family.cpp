@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/Cholesky>
-
-#include "moreau/math/cones.hpp"
+#include "moreau/ncp/blocks.hpp"
+#include "moreau/ncp/cones.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/local_solvers.hpp"
-#include "moreau/solvers/residuals.hpp"
 
 namespace moreau {
 
@@ -41,25 +40,14 @@ void prepare_blocks(const Problem& p, double rel, PgsWorkspace& w) {
   }
   w.start[nbk] = total;
   w.diag.resize(total);
-  w.inv.resize(total);
-  const bool soft = p.R.size() == p.nl;
   for (int i = 0; i < nbk; ++i) {
-    const int n = p.blocks[i].size, o = p.blocks[i].offset;
-    Mat6 A = Mat6::Identity();
-    A.topLeftCorner(n, n) = p.D.diagonal(i);
-    if (soft)
-      for (int k = 0; k < n; ++k) A(k, k) += p.R[o + k];
+    const int n = p.blocks[i].size;
+    const Mat6 A = regularized_diagonal_block(p, i);
     for (int a = 0; a < n; ++a)
       for (int c = 0; c < n; ++c) w.diag[w.start[i] + a * n + c] = A(a, c);
-    const double dmax = A.diagonal().head(n).cwiseAbs().maxCoeff();
-    Mat6 Ainv = Mat6::Zero();
-    if (dmax > 0.0) {
-      for (int k = 0; k < n; ++k) A(k, k) += rel * dmax;  // regularized for singular blocks
-      Ainv = Eigen::LDLT<Mat6>(A).solve(Mat6::Identity());
-    }
-    for (int a = 0; a < n; ++a)
-      for (int c = 0; c < n; ++c) w.inv[w.start[i] + a * n + c] = Ainv(a, c);
   }
+  // Regularized by rel * max_k |A_kk| for singular blocks; a zero block gets a zero inverse.
+  block_diagonal_inverses(p, {rel, 0.0, true}, w.inv, w.start);
 }
 
 // y = v_f,i + sum_j D_ij x_j over the stored blocks of row i, + R_i x_i. Contact rows of 3x3

@@ -14,12 +14,12 @@
 #include <cmath>
 #include <limits>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
-#include "moreau/math/cones.hpp"
+#include "moreau/ncp/blocks.hpp"
+#include "moreau/ncp/cones.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/first_order.hpp"
-#include "moreau/solvers/residuals.hpp"
 
 namespace moreau {
 
@@ -50,12 +50,9 @@ void compute_r_factors(const Problem& p, ProxWorkspace& w) {
     const int n = b.size;
     Mat6 A = regularized_diagonal_block(p, i);
     const double scale = std::max(1e-300, A.diagonal().head(n).maxCoeff());
-    if (b.cone == ConeKind::Free) {
-      for (int k = 0; k < n; ++k) A(k, k) += 1e-12 * scale;  // rank-deficient joint blocks
-      A.bottomRightCorner(6 - n, 6 - n).setIdentity();
-      Eigen::LDLT<Mat6> ldlt(A);
+    if (b.cone == ConeKind::Free) {  // regularized by 1e-12 scale: rank-deficient joint blocks
       Eigen::Map<RowMajorX>(w.inv.data() + w.inv_start[i], n, n) =
-          ldlt.solve(Mat6::Identity()).topLeftCorner(n, n);
+          block_diagonal_inverse(p, i, {1e-12, 1e-300, true}).topLeftCorner(n, n);
     } else if (b.cone == ConeKind::Orthant) {
       w.inv[w.inv_start[i]] = 1.0 / scale;
     } else {

@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
-#include "moreau/math/cones.hpp"
+#include "moreau/ncp/blocks.hpp"
+#include "moreau/ncp/cones.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/first_order.hpp"
-#include "moreau/solvers/residuals.hpp"
 
 namespace moreau {
 
@@ -56,17 +56,15 @@ void compute_r(const Problem& p, double omega, double r_fixed, ProxFpWorkspace& 
     const ConstraintBlock& b = p.blocks[i];
     const int n = b.size;
     double* r = w.r.data() + w.r_start[i];
-    Mat6 G = first_order::regularized_diagonal_block(p, i);
+    Mat6 G = regularized_diagonal_block(p, i);
     if (b.cone == ConeKind::Free) {
       Eigen::Map<RowMajorX> out(r, n, n);
       if (r_fixed > 0.0) {
         out = r_fixed * RowMajorX::Identity(n, n);
         continue;
       }
-      const double scale = std::max(1e-300, G.diagonal().head(n).maxCoeff());
-      for (int k = 0; k < n; ++k) G(k, k) += 1e-12 * scale;  // redundant joint rows
-      G.bottomRightCorner(6 - n, 6 - n).setIdentity();
-      out = omega * Eigen::LDLT<Mat6>(G).solve(Mat6::Identity()).topLeftCorner(n, n);
+      // regularized by 1e-12 max_k G_kk: redundant joint rows
+      out = omega * block_diagonal_inverse(p, i, {1e-12, 1e-300, true}).topLeftCorner(n, n);
     } else if (b.cone == ConeKind::Orthant) {
       r[0] = r_fixed > 0.0 ? r_fixed : omega / G(0, 0);
     } else if (r_fixed > 0.0) {

@@ -54,6 +54,7 @@ struct SolverInfo {
   std::string_view description;  // one line
   SolveFn fn;
   bool handles_contacts = true;  // false: bilateral-only (e.g. "direct")
+  bool reads_dense = false;      // reads Problem::D_dense when present (else builds none)
 };
 
 // All registered solvers in a fixed order.

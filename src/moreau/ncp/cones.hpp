@@ -1,5 +1,5 @@
 #pragma once
-// One home for the cone projectors and the De Saxce operator (report eq. 50, 147-151).
+// Single-contact cone projectors and the De Saxce operator (report eq. 50, 147-151).
 // Contact blocks are ordered [t, o, n]: x[0], x[1] tangential, x[2] normal.
 #include <cmath>
 

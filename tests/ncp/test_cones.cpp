@@ -1,12 +1,12 @@
-// Cone projectors and the De Saxce operator (math/cones.hpp, eq. 147-151): the properties every
+// Cone projectors and the De Saxce operator (ncp/cones.hpp, eq. 147-151): the properties every
 // solver relies on, checked on seeded random points.
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "moreau/math/cones.hpp"
-#include "moreau/solvers/residuals.hpp"
-#include "pgs_test_util.hpp"
+#include "moreau/ncp/cones.hpp"
+#include "moreau/ncp/residuals.hpp"
+#include "solvers/pgs_test_util.hpp"
 
 using namespace moreau;
 

@@ -1,8 +1,8 @@
-#include "moreau/solvers/residuals.hpp"
+#include "moreau/ncp/residuals.hpp"
 
 #include <algorithm>
 
-#include "moreau/math/cones.hpp"
+#include "moreau/ncp/cones.hpp"
 
 namespace moreau {
 
@@ -11,7 +11,7 @@ void project_primal(const Problem& p, const VecX& x, VecX& out) {
   for (const ConstraintBlock& b : p.blocks) {
     switch (b.cone) {
       case ConeKind::Free:
-        out.segment(b.offset, b.size) = x.segment(b.offset, b.size);
+        if (&out != &x) out.segment(b.offset, b.size) = x.segment(b.offset, b.size);
         break;
       case ConeKind::Orthant:
         out[b.offset] = project_orthant(x[b.offset]);
@@ -45,6 +45,12 @@ void augment_de_saxce(const Problem& p, const VecX& v, VecX& v_hat) {
   for (const ConstraintBlock& b : p.blocks)
     if (b.cone == ConeKind::Coulomb)
       v_hat.segment<3>(b.offset) += de_saxce(v.segment<3>(b.offset), b.mu);
+}
+
+void de_saxce_term(const Problem& p, const VecX& v, VecX& s) {
+  s.setZero();
+  for (const ConstraintBlock& b : p.blocks)
+    if (b.cone == ConeKind::Coulomb) s[b.offset + 2] = de_saxce(v.segment<3>(b.offset), b.mu)[2];
 }
 
 NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp,

@@ -1,16 +1,20 @@
 #pragma once
-// One home for the NCP residuals and the natural map (report eq. 156-164), used by every solver's
-// stopping test and by the solver-agnostic metrics (eq. 173-176). All are L-infinity norms.
+// One home for the block-wise cone projections, the De Saxce term, the NCP residuals and the
+// natural map (report eq. 146, 156-164), used by every solver's iteration and stopping test and by
+// the solver-agnostic metrics (eq. 173-176). All norms are L-infinity.
 #include "moreau/dynamics/problem.hpp"
 
 namespace moreau {
 
-// P_K(x) block by block (eq. 146): R^m for joints, R_+ for limits, K_mu for contacts.
+// P_K(x) block by block (eq. 146): R^m for joints, R_+ for limits, K_mu for contacts. out may
+// alias x.
 void project_primal(const Problem& p, const VecX& x, VecX& out);
 // P_{K*}(v) block by block: {0} for joints, R_+ for limits, K*_mu for contacts.
 void project_dual(const Problem& p, const VecX& v, VecX& out);
 // v_hat = v + Gamma(v) on contact blocks (eq. 14, 51).
 void augment_de_saxce(const Problem& p, const VecX& v, VecX& v_hat);
+// s = Gamma(v) on contact blocks, 0 elsewhere (eq. 50, 78); s must have nl entries.
+void de_saxce_term(const Problem& p, const VecX& v, VecX& s);
 
 struct NcpResiduals {
   double primal = 0.0;  // ||lambda - P_K(lambda)||            (eq. 156)
