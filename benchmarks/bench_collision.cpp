@@ -1,4 +1,4 @@
-// Collision detection and full steps for sphere-pile at n = 100 ... 3000 (issue 3). The scene is
+// Collision detection and full steps for sphere-pile at n = 100 ... 3000. The scene is
 // first run for 1000 steps (1 s) so that the spheres have fallen into a pile. Report the scaling
 // exponent of time versus n from the medians (docs/collision.md).
 #include <benchmark/benchmark.h>

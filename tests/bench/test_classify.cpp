@@ -1,5 +1,5 @@
-// Sample categories (spec 4.3): ranks of the report's primitives (Table II), densities, the
-// first-matching-rule order, conditioning of D, FCLib problems without bodies.
+// Sample categories (report Sec. VII-C): ranks of the report's primitives (Table II), densities,
+// the first-matching-rule order, conditioning of D, FCLib problems without bodies.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -84,7 +84,7 @@ TEST(BenchClassify, PrimitivesHaveTheRanksOfTableII) {
   EXPECT_EQ(boxes.rank_J, 12);  // both bodies fully held
   EXPECT_EQ(boxes.category, Category::DenseConstraints);
   EXPECT_NEAR(boxes.mass_ratio, 1000.0, 1e-9);
-  EXPECT_GT(boxes.cond_D, 1000.0);  // inertial disparity shows in D (spec 4.2)
+  EXPECT_GT(boxes.cond_D, 1000.0);  // inertial disparity shows in D (report Sec. VII-B)
 }
 
 TEST(BenchClassify, ContactCountsAgainstBodiesPickTheCategory) {

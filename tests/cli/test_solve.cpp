@@ -11,7 +11,7 @@ using namespace moreau;
 using test::run_moreau;
 
 namespace {
-// One block per spec over a dense D (all blocks stored).
+// One block of the given cone over a dense D (all blocks stored).
 Problem hand_problem(ConeKind cone, const MatX& D, const VecX& vf, double mu) {
   Problem p;
   const int n = static_cast<int>(vf.size());

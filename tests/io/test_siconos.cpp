@@ -1,5 +1,5 @@
 // Optional: moreau's NCP solvers against Siconos's fc3d NSGS (Debian libsiconos-numerics-dev,
-// loaded at run time with dlopen: no link dependency) on the FCLib problems in ../shared/fclib.
+// loaded at run time with dlopen, no link dependency) on FCLib problems (MOREAU_SHARED_DIR/fclib).
 // Both answers are judged by moreau's own natural map (ncp/residuals.hpp); the contact
 // velocities u = W r + q and, where the solution is unique enough, the impulses r are compared.
 // Skips cleanly without HDF5, the shared files or the library.

@@ -1,4 +1,4 @@
-// The benchmark suite reproduces the report's Table II (spec 4.1): bodies, joints, constraint
+// The benchmark suite reproduces the report's Table II (Sec. VII-A): bodies, joints, constraint
 // rows and mass ratio to 1%, with dofs = 6 n_b - rank J. Two rows of the table are inconsistent
 // and the stand-ins follow the consistent reading (docs/benchmark.md, "The suite"):
 //   arm7d: 41 rows = 7 revolute x 5 + 1 fixed base x 6 need 8 joints (the table lists 7);
@@ -16,7 +16,7 @@ struct TableRow {
   int bodies, joints, rows, rank, dofs;
   double mass_ratio;
 };
-// Table II, with the derived rank 6 n_b - DoFs (spec 4.1), corrected as above.
+// Table II, with the derived rank 6 n_b - DoFs (docs/benchmark.md, "The suite"), corrected above.
 const TableRow kTable[] = {
     {"box-on-plane", 1, 0, 0, 0, 6, 1.00},
     {"boxes-fixed", 2, 1, 6, 6, 6, 1000.00},

@@ -1,5 +1,5 @@
-// The papers' scenes (issue 5; spec parts A, C, D): ball-stack and balls-in-cube (Todorov 2010,
-// ngn), painleve (Schindler et al. 2011, lemke) and point-mass (prox-fp), simulated through the
+// The papers' scenes: ball-stack and balls-in-cube (Todorov 2010, Sec. IV, ngn), painleve and
+// point-mass (Schindler et al. 2011, Sec. V; lemke and prox-fp), simulated through the
 // collision and dynamics rooms rather than hand-built Problems.
 #include <gtest/gtest.h>
 
@@ -52,7 +52,7 @@ SolverSettings tight(int max_iters = 100000, double tol = 1e-12) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// ball-stack: Todorov Fig. 6 (spec A.14, D.2).
+// ball-stack: Todorov Fig. 6 (Sec. IV: one step, 1 iteration).
 
 TEST(PaperScenes, BallStackStopsInOneNgnStep) {
   const Scene sc = load("ball-stack");
@@ -101,7 +101,7 @@ TEST(PaperScenes, BallStackStaysAtRest) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// balls-in-cube: Todorov Table 1 (spec A.14, D.3).
+// balls-in-cube: Todorov Table 1 (Sec. IV; sizes: docs/solvers-implicit.md).
 
 double radius_of(const Scene& sc, int body) {
   for (const Geometry& g : sc.model.geometries())
@@ -178,7 +178,7 @@ TEST(PaperScenes, BallsInCubeTwoHundredNgnSteps) {
   }
 }
 
-// Todorov Table 1 protocol (spec D.3): mean ngn passes per step, Newton acceptance and contacts
+// Todorov Table 1 protocol (Sec. IV): mean ngn passes per step, Newton acceptance and contacts
 // for mu x n over 10 seeds, with the scene's settings (restarts = 0, the paper, tol 1e-10), with
 // ngn's default restarts = 5, and with tol 1e-6. Slow (~2.5 min); run with
 // --gtest_also_run_disabled_tests. The numbers are in docs/solvers-implicit.md.
@@ -238,7 +238,7 @@ TEST(PaperScenes, DISABLED_BallsInCubeTodorovTable) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// painleve: Schindler et al. eq. 45 (spec C.8, D.5). The sliding contact (lambda_T = -mu lambda_n
+// painleve: Schindler et al. eq. 45 (Sec. V-B). The sliding contact (lambda_T = -mu lambda_n
 // s, s the slip direction) reduces the scene's first-step Problem to the one-row LCP
 // 0 <= Lambda perp G Lambda + b >= 0 with G = D_nn - mu D_nT s and b = v_f,n (velocity level:
 // b = -g h).
@@ -289,7 +289,7 @@ Reduced painleve_case(int which) {
   return reduce_sliding(f.problem);
 }
 
-// G = (1/m)[1 + 3 cos(cos - mu sin)] at tan theta = 2 (spec C.8): 1.24 and -0.2.
+// G = (1/m)[1 + 3 cos(cos - mu sin)] at tan theta = 2 (eq. 45, J = m L^2 / 12): 1.24 and -0.2.
 TEST(PaperScenes, PainleveSceneGivesTheSpecG) {
   const double h = 1e-3;
   const Reduced c1 = painleve_case(1), c2 = painleve_case(2), c3 = painleve_case(3);
@@ -408,7 +408,7 @@ TEST(PaperScenes, PainleveFullProblemStopsByImpactInCasesTwoAndThree) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// point-mass: Schindler et al. Sec. IV-A (spec C.7, D.4) at the velocity level: D = I / m,
+// point-mass: Schindler et al. Sec. V-A (eq. 19-26) at the velocity level: D = I / m,
 // v_f = (v, 0, -g h). Sticks iff |v| <= mu g h: lambda_T = -m v; else lambda_T = -mu m g h.
 
 Problem point_mass_problem(double m, double v, Scene* out = nullptr) {

@@ -58,7 +58,7 @@ inline Problem one_contact(const Mat3& D, const Vec3& vf, double mu) {
   return from_dense({block(ConeKind::Coulomb, 3, mu)}, D, vf);
 }
 
-// Schindler et al. Sec. IV-A at the acceleration level (dt = 1, u^- = 0): a point mass m on a
+// Schindler et al. Sec. V-A at the acceleration level (dt = 1, u^- = 0): a point mass m on a
 // plane under the force (h_x, h_y): D = I / m, v_f = (h_x, 0, h_y) / m.
 inline Problem point_mass(double m, double hx, double hy, double mu) {
   return one_contact(Mat3::Identity() / m, Vec3(hx, 0.0, hy) / m, mu);

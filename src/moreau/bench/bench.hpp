@@ -1,5 +1,5 @@
 #pragma once
-// The benchmark room (report Sec. VII, spec section 4): samples recorded from simulation,
+// The benchmark room (report Sec. VII): samples recorded from simulation,
 // their categories, the solver-agnostic metrics (eq. 173-176), aggregates, Dolan-More profiles.
 // Pipeline:  collect_samples -> run_solves -> aggregate / performance_profile -> write_report.
 // Decisions the report leaves open are recorded in docs/benchmark.md.
@@ -49,7 +49,7 @@ inline std::string system_group(const std::string& system) {
   return system.rfind("fclib:", 0) == 0 ? "fclib" : "other";
 }
 
-// ---- sample categories (spec 4.3), classified by the first matching rule in this order ----
+// ---- sample categories (report Sec. VII-C), by the first matching rule in this order ----
 enum class Category : uint8_t {
   IndependentJoints,  // n_c = 0, n_j >= 1, rank J = n_lambda
   RedundantJoints,    // n_c = 0, n_j >= 1, rank J < n_lambda, d_J < 1
@@ -63,7 +63,7 @@ enum class Category : uint8_t {
 inline constexpr int kNumCategories = 8;
 const char* category_name(Category c);  // "independent-joints", "dense-contacts", ...
 
-// Raw structure of one sample (spec 4.3).
+// Raw structure of one sample (report Sec. VII-C).
 struct SampleInfo {
   int bodies = 0;           // n_b (bodies with at least one constraint row count too: all of them)
   int joint_blocks = 0;     // n_j: joint constraint blocks

@@ -1,5 +1,5 @@
-// Sample categories (spec 4.3): counts, constraint densities d_J, d_C, d_JC, rank of J measured as
-// the numerical rank of D = J M^-1 J^T (same rank as J, M SPD), condition estimate of D.
+// Sample categories (report Sec. VII-C): counts, constraint densities d_J, d_C, d_JC, rank of J
+// measured as the numerical rank of D = J M^-1 J^T (same rank as J, M SPD), a condition estimate.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -46,7 +46,7 @@ double touched_mass_ratio(const Problem& p) {
   return hi > 0.0 ? hi / lo : 0.0;
 }
 
-// First matching rule in the order of the enum (spec 4.3 table, Dense Constraints moved before
+// First matching rule in the order of the enum (report Sec. VII-C; Dense Constraints moved before
 // the contact rules so that joints + many contacts are not hidden among the contact categories).
 // Without body information (FCLib: num_bodies = 0) only contacts classify: 1 contact is single;
 // otherwise rank-deficient D (3 n_c > rank, the symptom of d_C > 1) is dense, else sparse.

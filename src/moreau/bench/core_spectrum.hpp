@@ -1,5 +1,5 @@
 #pragma once
-// Numerical rank and condition estimate of a Delassus matrix (spec 4.2-4.3), for classify().
+// Numerical rank and condition estimate of a Delassus matrix (report Sec. VII-B/C), for classify().
 #include "moreau/dynamics/problem.hpp"
 
 namespace moreau::bench {

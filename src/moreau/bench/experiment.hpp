@@ -1,5 +1,5 @@
 #pragma once
-// Reproducible experiments for the report's qualitative claims (spec sections 2.6, 5 and 6):
+// Reproducible experiments for the report's qualitative claims (Sec. I, II-C, V-D, VI-B):
 // CCP artefacts at a sliding contact, MuJoCo-style softening against the ADMM proximal term,
 // time-step sensitivity, and the SOR relaxation of the PGS family. Each experiment is a
 // deterministic function of its size and returns tidy tables (one row per observation) and a few

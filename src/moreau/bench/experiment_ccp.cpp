@@ -1,7 +1,7 @@
 // Experiment `ccp-vs-ncp`: a 0.2 m cube launched at v0 along x on a plane, friction mu, simulated
 // with CCP solvers (eq. 18) and NCP solvers (eq. 15). The CCP's complementarity K* ∋ v ⊥ lambda
-// makes a sliding contact separate at v_n = mu |v_t| (spec section 5, item 4: "non-zero normal
-// velocity when sliding", "forces at a distance"); the NCP keeps v_n = 0. Coulomb's law gives the
+// makes a sliding contact separate at v_n = mu |v_t| (the report on the CCP at eq. 15: "artifacts
+// such as forces acting at a distance"); the NCP keeps v_n = 0. Coulomb's law gives the
 // stopping distance v0^2 / (2 mu g) and time v0 / (mu g).
 #include <algorithm>
 #include <cmath>

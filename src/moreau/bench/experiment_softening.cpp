@@ -1,4 +1,4 @@
-// Experiment `softening-vs-proximal` (spec 2.6 and 5, item 3 and 5): the two remedies for an
+// Experiment `softening-vs-proximal` (report Sec. I and V-D): the two remedies for an
 // ill-conditioned Delassus matrix, over a sweep of mass ratios. (a) MuJoCo-style softening: the
 // regularized problem (eq. 95/96) with R = diag(c_j D_jj) and the spring-damper reference v_r
 // (eq. 106), solved by a CCP solver (RSOCP) with the Baumgarte bias off; (b) hard constraints

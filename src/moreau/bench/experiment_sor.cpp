@@ -1,5 +1,5 @@
-// Experiment `sor-sensitivity` (spec 5, item 4: "SOR omega is hard to tune globally and can
-// diverge"): Problems recorded from simulations of fourbar-fixed (a loop with redundant rows),
+// Experiment `sor-sensitivity` (report Sec. VI-B at eq. 145: SOR omega is hard to choose and can
+// diverge): Problems recorded from simulations of fourbar-fixed (a loop with redundant rows),
 // boxes-fixed (mass ratio 1000 on the ground) and box-stack (five cubes) are solved cold by the
 // PGS family (Alg. 5: pgs-ccp, pgs-ncp, nbgs) for each relaxation omega (eq. 145).
 #include <algorithm>

@@ -1,4 +1,4 @@
-// results.csv: one row per run, with the sample's structure (spec 4.3) and metrics (eq. 173-176).
+// results.csv: one row per run, the sample's structure (Sec. VII-C) and metrics (eq. 173-176).
 #include <cmath>
 #include <cstdio>
 

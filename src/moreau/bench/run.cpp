@@ -18,7 +18,7 @@ struct Task {
 };
 
 // Tasks in the documented order: sample, solver, cold before warm. Unconstrained samples
-// (n_lambda = 0) are not solved (spec 4.3: kept for the counts only).
+// (n_lambda = 0) are not solved (kept for the counts only; docs/benchmark.md).
 std::vector<Task> make_tasks(const std::vector<Sample>& samples, const RunSettings& rs) {
   std::vector<Task> tasks;
   for (int i = 0; i < static_cast<int>(samples.size()); ++i) {

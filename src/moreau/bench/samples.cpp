@@ -1,4 +1,5 @@
-// Samples (spec 4.3): Problems recorded while a scene runs, or read from .mprob / FCLib files.
+// Samples (report Sec. VII-C): Problems recorded while a scene runs, or read from .mprob / FCLib
+// files.
 #include <algorithm>
 #include <cctype>
 #include <cmath>

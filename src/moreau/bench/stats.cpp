@@ -1,5 +1,5 @@
-// Aggregates and Dolan-More performance profiles of the benchmark runs (spec 4.4, recommended
-// fill-ins: median and IQR per (system, category, solver), rho_s(tau) over samples).
+// Aggregates and Dolan-More performance profiles of the benchmark runs (named in report Sec. VII-D,
+// defined in docs/benchmark.md): median and IQR per (system, category, solver), rho_s(tau).
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -29,7 +29,7 @@ Result<Scene> box_incline(const SceneParams&);
 Result<Scene> box_stack(const SceneParams&);
 Result<Scene> sphere_pile(const SceneParams&);
 
-// papers.cpp: the cases of Todorov 2010 and Schindler et al. 2011 (issue 5).
+// papers.cpp: the cases of Todorov 2010 and Schindler et al. 2011.
 Result<Scene> ball_stack(const SceneParams&);
 Result<Scene> balls_in_cube(const SceneParams&);
 Result<Scene> painleve(const SceneParams&);

@@ -1,4 +1,4 @@
-// Contact scenes (issue 3): box-on-plane, ball-drop, box-incline, box-stack, sphere-pile.
+// Contact scenes: box-on-plane, ball-drop, box-incline, box-stack, sphere-pile.
 // Settings shared by all: dt = 1 ms, solver "pgs", collision margin 1 mm, penetration margin
 // delta = 0, beta_contact = 0.2 (docs/collision.md).
 #include <cmath>

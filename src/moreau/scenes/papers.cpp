@@ -1,10 +1,10 @@
-// The papers' cases as simulated scenes (issue 5; spec parts A.14, C.7, C.8, D):
+// The papers' cases as simulated scenes (Todorov 2010, Sec. IV; Schindler et al. 2011, Sec. V):
 //   ball-stack, balls-in-cube  Todorov, "Implicit nonlinear complementarity" (ICRA 2010), solver
 //   ngn painleve, point-mass       Schindler, Nguyen & Trinkle (IROS 2011), solvers lemke and
 //   prox-fp
 // All four use restitution 0 and beta_contact = 0: Todorov's b = 0 for touching contacts. A contact
 // that is still open by gap > 0 (within the collision margin) keeps the bias v_n >= -gap / dt, his
-// b = -phi / h (spec A.2, A.14).
+// b = -phi / h (the b of Todorov eq. 11).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -17,7 +17,7 @@ namespace moreau::builtin {
 
 namespace {
 
-constexpr double kDensity = 1000.0;  // water, kg/m^3 (spec A.14 reproduction default)
+constexpr double kDensity = 1000.0;  // water, kg/m^3 (Todorov gives none; docs/solvers-implicit.md)
 
 Error bad_param(const std::string& scene, const std::string& key, const std::string& expected,
                 double got) {
@@ -34,11 +34,11 @@ SimSettings paper_settings(const char* solver, double dt) {
   SimSettings s;
   s.dt = dt;
   s.solver = solver;
-  s.solver_settings.max_iters = 50;  // Todorov's MaxIt (spec A.13)
+  s.solver_settings.max_iters = 50;  // Todorov's MaxIt (he gives no value)
   s.solver_settings.tol = 1e-10;
   s.collision.margin = 1e-3;
   s.dynamics.penetration_margin = 0.0;
-  s.dynamics.beta_contact = 0.0;  // b = 0 (spec A.13)
+  s.dynamics.beta_contact = 0.0;  // b = 0 (Todorov Sec. IV)
   return s;
 }
 
@@ -82,7 +82,7 @@ Vec3 random_direction(std::mt19937_64& rng) {
 
 // Todorov Fig. 6: five balls (r = 0.1 m, water density) stacked touching on the ground, all
 // moving down at `v` (default 1 m/s; 0 = resting): the shock crosses the stack in one step, so
-// every vertical velocity becomes 0 there, and ngn's all-stick start is exact (spec D.2).
+// every vertical velocity becomes 0 there, and ngn's all-stick start is exact (Todorov Sec. IV).
 Result<Scene> ball_stack(const SceneParams& params) {
   const std::string scene_name = "ball-stack";
   MOREAU_SCENE_PARAM(v, "v", 1.0);
@@ -101,15 +101,15 @@ Result<Scene> ball_stack(const SceneParams& params) {
     mb.add_geometry(with_friction(sphere_geom(b, r), name, mu));
   }
   SimSettings st = paper_settings("ngn", 5e-3);
-  st.warm_start = false;  // all-stick initialisation every step (spec A.12)
+  st.warm_start = false;  // all-stick initialisation every step (Todorov Sec. IV)
   return finish_scene(mb, s, 0.5, st);
 }
 
-// Todorov Table 1 (spec A.14): n balls of radii U[0.05, 0.15] m in a closed 1 m cube (six walls,
+// Todorov Table 1 (Sec. IV): n balls of radii U[0.05, 0.15] m in a closed 1 m cube (six walls,
 // x, y in [-0.5, 0.5], z in [0, 1]), positions uniform without overlap, velocities uniform in
 // direction with speed U[0, 1] m/s; mt19937_64(seed). ngn without warm start or restarts, as in
-// the paper: the last iterate is accepted. The collision margin (3 cm) exceeds the travel of a
-// step (5.4 m/s x 5 ms) so that no contact is first seen already penetrated.
+// the paper: the last iterate is accepted (sizes, speeds, density: ours). The collision margin
+// (3 cm) exceeds the travel of a step (5.4 m/s x 5 ms): no contact is first seen penetrated.
 Result<Scene> balls_in_cube(const SceneParams& params) {
   const std::string scene_name = "balls-in-cube";
   MOREAU_SCENE_PARAM(nd, "n", 10.0);
@@ -149,13 +149,13 @@ Result<Scene> balls_in_cube(const SceneParams& params) {
     radii.push_back(r);
   }
   SimSettings st = paper_settings("ngn", 5e-3);
-  st.warm_start = false;                        // all-stick initialisation (spec A.12)
+  st.warm_start = false;                        // all-stick initialisation (Todorov Sec. IV)
   st.solver_settings.params["restarts"] = 0.0;  // the paper: keep the last iterate
   st.collision.margin = 0.03;
   return finish_scene(mb, s, 1.0, st);
 }
 
-// Schindler et al. Sec. IV-B (spec C.8): a uniform rod (m = 1 kg, L = 1 m, J = m L^2 / 12) at
+// Schindler et al. Sec. V-B (eq. 33-45): a uniform rod (m = 1 kg, L = 1 m, J = m L^2 / 12) at
 // q_theta = atan 2 to the ground, its lower end on the plane, sliding left at `v` (default 1 m/s)
 // while it leans right, so friction pushes +x (lambda_T = +mu lambda_U). The end is a 5 mm ball
 // placed so that the contact point is exactly L/2 from the CoM along the rod. Cases (eq. 45, G of
@@ -194,7 +194,7 @@ Result<Scene> painleve(const SceneParams& params) {
   return finish_scene(mb, s, 0.2, st);
 }
 
-// Schindler et al. Sec. IV-A (spec C.7): a point mass m (default 1 kg) on a plane with friction mu
+// Schindler et al. Sec. V-A (eq. 19-22): a point mass m (default 1 kg) on a plane with friction mu
 // (default 0.5), moving along x at `v` (default 0). The collision shape is a 1 cm ball whose
 // lowest point is the CoM, so the contact acts at the mass: D = I / m exactly, and prox-fp with
 // r = m converges in one iteration. It sticks within a step iff |v| <= mu g dt.

@@ -1,6 +1,6 @@
 #pragma once
 // "lemke": the velocity-level Stewart-Trinkle LCP with a friction pyramid of n_d directions per
-// contact (spec C.5), solved by Lemke's complementary pivoting (spec C.6) with lexicographic
+// contact (Stewart & Trinkle 1996), solved by Lemke's pivoting (Lemke 1965) with lexicographic
 // tie-breaking. Joint rows are eliminated (Schur complement with a pseudo-inverse of D_JJ);
 // limits are one LCP pair each; a contact is n_d + 2 pairs (c_n, beta_1..n_d, sigma).
 #include <vector>

@@ -1,6 +1,6 @@
-// Lemke's complementary pivoting (Lemke 1965; spec C.6) on a dense LCP, with an explicit basis
-// inverse updated by Gauss-Jordan pivots and the lexicographic minimum-ratio rule (no cycling
-// on degenerate problems).
+// Lemke's complementary pivoting (Lemke 1965; Cottle, Pang & Stone 1992, ch. 4) on a dense LCP,
+// with an explicit basis inverse updated by Gauss-Jordan pivots and the lexicographic
+// minimum-ratio rule (no cycling on degenerate problems).
 #include <algorithm>
 #include <cmath>
 

@@ -1,5 +1,5 @@
-// "lemke": builds the Stewart-Trinkle pyramid LCP of a Problem (spec C.5) and solves it with
-// lemke::solve_lcp. Velocity level, impulses: for a contact with normal impulse c_n, friction
+// "lemke": builds the pyramid LCP of a Problem (Stewart & Trinkle 1996) and solves it
+// with lemke::solve_lcp. Velocity level, impulses: for a contact with normal impulse c_n, friction
 // impulse lambda_T = sum_i beta_i d_i (d_i = (cos 2 pi i / n_d, sin 2 pi i / n_d)) and slack sigma,
 //   0 <= c_n    perp  v_n                      >= 0
 //   0 <= beta_i perp  d_i . v_T + sigma        >= 0

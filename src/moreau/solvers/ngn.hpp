@@ -1,5 +1,5 @@
 #pragma once
-// "ngn": Todorov's implicit nonlinear complementarity (ICRA 2010; spec part A), solved by a
+// "ngn": Todorov's implicit nonlinear complementarity (ICRA 2010, Sec. II-III), solved by a
 // non-smooth Gauss-Newton / Levenberg-Marquardt method. The unknown x in R^nl is unconstrained;
 // per block the impulse f(x) and velocity v(x) = f(x) + x (eq. 14) satisfy the contact laws for
 // every x:
@@ -14,7 +14,7 @@
 
 namespace moreau {
 
-// Parameters: "edge_tol" (1e-10, relative, spec A.7), "lm_factor" (10, the lambda schedule nu),
+// Parameters: "edge_tol" (1e-10, relative, ours), "lm_factor" (10, the lambda schedule nu),
 // "accept_ratio" (0.5, eq. 23 test), "ls_refine" (1: cubic refinements per sub-segment),
 // "warm" (1: use the warm start when given; 0: always the all-stick initialisation),
 // "restarts" (5: at a non-zero local minimum of 1/2 |r|^2, up to this many restarts after
@@ -31,9 +31,9 @@ Vec3 contact_force(const Vec3& x, double mu, double b = 0.0);  // f(x), eq. 10-1
 inline Vec3 contact_velocity(const Vec3& x, double mu, double b = 0.0) {
   return contact_force(x, mu, b) + x;  // eq. 14
 }
-// dF/dx off the edges: 0 (break), -I (stick), the slip block of spec A.5.
+// dF/dx off the edges: 0 (break), -I (stick), the slip block (derivative of eq. 12-13).
 Mat3 contact_force_jacobian(const Vec3& x, double mu, double b = 0.0);
-// Closest point of the friction-cone edge |x_T| = mu (b - x_n) to x (spec A.9).
+// Closest point of the friction-cone edge |x_T| = mu (b - x_n) to x (Todorov III-D, closed form).
 Vec3 project_cone_edge(const Vec3& x, double mu, double b = 0.0);
 // Parameters alpha in (0, 1) where p + alpha u crosses the plane x_n = b or the cone (eq. 27).
 // Writes up to 3 values to out, returns how many.
@@ -60,8 +60,8 @@ double objective(const Problem& p, const VecX& x, Scratch& s);
 // f(x) for the whole problem.
 void force(const Problem& p, const VecX& x, VecX& f);
 
-// Edge-aware line search on the segment a -> b (spec A.10): splits it at every plane and cone
-// crossing, runs a Hermite-cubic search on each smooth piece, and writes the best point (the
+// Edge-aware line search on the segment a -> b (Todorov Sec. III-C): splits it at every plane and
+// cone crossing, runs a Hermite-cubic search on each smooth piece, and writes the best point (the
 // knots, the cubic minimisers; a itself included) to s.best. Returns 1/2 |r|^2 there, which
 // is never above ell_a = objective(a).
 double edge_aware_line_search(const Problem& p, const VecX& a, const VecX& b, double ell_a,

@@ -1,4 +1,4 @@
-// ngn: edge handling of the semi-smooth Jacobian (Todorov Sec. IV-A/B; spec A.7-A.8). On an
+// ngn: edge handling of the semi-smooth Jacobian (Todorov 2010, Sec. III-B and III-D). On an
 // edge with one-sided Jacobians J1 (the side d points into) and J2, the directional derivatives
 // delta1 = r^T J1 d and delta2 = -r^T J2 d decide: if one is negative the objective decreases
 // off the edge (inactive: use that side); otherwise the edge is active, J is the blend (eq. 26)

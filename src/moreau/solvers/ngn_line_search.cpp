@@ -1,4 +1,4 @@
-// ngn: the edge-aware line search (Todorov Sec. IV-C; spec A.10). The segment is cut at every
+// ngn: the edge-aware line search (Todorov 2010, Sec. III-C, eq. 27). The segment is cut at every
 // analytic plane and cone crossing; on each smooth piece a Hermite cubic through the values and
 // one-sided slopes at its ends (Nocedal-Wright eq. 3.59) proposes a minimiser. Candidates are
 // the knots (edge points) and the cubic minimisers; the start point is a candidate, so the

@@ -1,5 +1,6 @@
 // ngn: Todorov's implicit maps f(x), v(x), their Jacobian, the cone-edge projection and the
-// edge crossings of a segment (spec A.4, A.5, A.9, A.10), for one contact and for a Problem.
+// edge crossings of a segment (Todorov 2010, eq. 10-15, 27, Sec. III-D), for one contact and for
+// a Problem.
 #include <algorithm>
 #include <cmath>
 
@@ -33,7 +34,7 @@ Mat3 contact_force_jacobian(const Vec3& x, double mu, double b) {
 
 Vec3 project_cone_edge(const Vec3& x, double mu, double b) {
   const double z = b - x[2], rho = std::hypot(x[0], x[1]);
-  const double tau = (z + mu * rho) / (1.0 + mu * mu);  // spec A.9
+  const double tau = (z + mu * rho) / (1.0 + mu * mu);  // Todorov Sec. III-D, closed form
   if (tau <= 0.0) return Vec3(0.0, 0.0, b);             // apex
   const double c0 = rho > 0.0 ? x[0] / rho : 1.0, c1 = rho > 0.0 ? x[1] / rho : 0.0;
   return Vec3(mu * tau * c0, mu * tau * c1, b - tau);

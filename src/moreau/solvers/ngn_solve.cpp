@@ -1,5 +1,5 @@
-// ngn: the Levenberg-Marquardt / dogleg loop of Todorov (ICRA 2010, Sec. IV; spec A.6, A.8,
-// A.11-A.12). Per pass: r(x); stop when ||r||_inf <= tol; J with active-edge blends; restricted
+// ngn: the Levenberg-Marquardt / dogleg loop of Todorov (ICRA 2010, Sec. III-A to III-F,
+// eq. 19-28). Per pass: r(x); stop when ||r||_inf <= tol; J with active-edge blends; restricted
 // Newton point x_N = x - B (B^T H B)^-1 B^T g (H = J^T J + lambda I); accept it when the actual
 // decrease of 1/2 |r|^2 is at least half the predicted one (lambda /= nu), otherwise lambda *= nu
 // and take the best point of the edge-aware line searches on x -> x_C and x_C -> x_N.
@@ -22,7 +22,7 @@ struct Params {
   bool warm;
 };
 
-// x0: warm start x = v - lambda with v = A lambda + v_f, or all-stick x = A^+ v_f (spec A.12).
+// x0: warm start x = v - lambda with v = A lambda + v_f, or all-stick x = A^+ v_f (Todorov III-F).
 void initial_point(const Problem& p, const WarmStart& warm, bool use_warm, Workspace& w) {
   if (use_warm && !warm.empty()) {
     w.x.noalias() = w.Am * warm.lambda;  // (A - I) lambda
@@ -159,7 +159,7 @@ void solve(const Problem& p, const SolverSettings& st, const WarmStart& warm, So
   auto& w = ws.get<Workspace>("ngn");
   size_workspace(p, w);
   initial_point(p, warm, prm.warm, w);
-  double lm = -1.0;  // Levenberg-Marquardt lambda, set on the first pass (spec A.6)
+  double lm = -1.0;  // Levenberg-Marquardt lambda, set on the first pass (Todorov Sec. III-A)
   sol.status = SolveStatus::MaxIterations;
   for (int it = 0; it < st.max_iters; ++it) {
     const double ell = objective(p, w.x, w.s);
@@ -193,7 +193,7 @@ void solve(const Problem& p, const SolverSettings& st, const WarmStart& warm, So
     }
     lm = std::min(lm * prm.nu, 1e12);
     cauchy_point(p, m, lm, w);
-    // Dogleg: edge-aware searches on x -> x_C and x_C -> x_N (spec A.10).
+    // Dogleg: edge-aware searches on x -> x_C and x_C -> x_N (Todorov Sec. III-C).
     double best = edge_aware_line_search(p, w.x, w.xC, ell, prm.refine, w.s);
     w.xbest = w.s.best;
     const double ellC = objective(p, w.xC, w.s);
@@ -203,7 +203,7 @@ void solve(const Problem& p, const SolverSettings& st, const WarmStart& warm, So
       w.xbest = w.s.best;
     }
     if (!(best < ell) && S.restarts < prm.restarts) {
-      // A non-zero local minimum of 1/2 |r|^2 (J singular there, Todorov Sec. VI): leave it by
+      // A non-zero local minimum of 1/2 |r|^2 (J singular there, Todorov Sec. V-A): leave it by
       // 10 2^k Gauss-Seidel prox sweeps on lambda = f(x) (prox-fp, omega = 1) and restart from
       // x = (A - I) lambda + v_f with a fresh Levenberg-Marquardt lambda (beyond the paper).
       force(p, w.x, w.xbest);

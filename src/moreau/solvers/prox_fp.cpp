@@ -1,4 +1,4 @@
-// "prox-fp": Schindler et al.'s prox fixed-point iteration (spec C.3-C.4); see prox_fp.hpp.
+// "prox-fp": prox fixed-point iteration (Schindler et al. 2011, eq. 9-12, 25-26); see prox_fp.hpp.
 #include "moreau/solvers/prox_fp.hpp"
 
 #include <algorithm>
@@ -40,7 +40,7 @@ struct ProxFpWorkspace : SolverWorkspace::Slot {
   Eigen::Matrix<double, 6, 1> vb;
 };
 
-// r-factors from the diagonal blocks of G = D + R (spec C.4: r_i = omega / G_ii).
+// r-factors from the diagonal blocks of G = D + R (r_i = omega / G_ii, Schindler et al.'s r = m).
 void compute_r(const Problem& p, double omega, double r_fixed, ProxFpWorkspace& w) {
   const int nbk = p.num_blocks();
   w.r_start.resize(nbk + 1);
@@ -182,7 +182,7 @@ void solve_prox_fp(const Problem& p, const SolverSettings& st, const WarmStart& 
                     std::to_string(res) + " (initial " + std::to_string(res0) +
                     "); r too large, or no solution exists (Schindler et al. Sec. V)";
     } else if (it >= 2) {
-      // Period-2 cycle: lambda^k = lambda^{k-2} != lambda^{k-1} (e.g. r > 2/G, spec C.7).
+      // Period-2 cycle: lambda^k = lambda^{k-2} != lambda^{k-1} (r > 2/G; Schindler et al. V-A).
       const double scale = std::max(1e-300, lam.cwiseAbs().maxCoeff());
       if ((lam - w.prev2).cwiseAbs().maxCoeff() <= 1e-14 * scale &&
           (lam - w.prev).cwiseAbs().maxCoeff() > 1e-8 * scale) {

@@ -1,6 +1,6 @@
 #pragma once
 // "prox-fp": the prox fixed-point iteration of Schindler, Nguyen & Trinkle (IROS 2011, eq. 9-12,
-// 25-26; spec part C.4): per block
+// 25-26, Sec. III and V-A): per block
 //   joints   lambda_B <- lambda_B - r_B v_B                       (prox_R = identity)
 //   limits   lambda_U <- max(0, lambda_U - r_U v_U)                (prox_{R+})
 //   contacts lambda_N <- max(0, lambda_N - r_N v_N), then
