@@ -69,5 +69,7 @@ TEST(Allocation, SteadyStepAllocatesNothing) {
     EXPECT_EQ(allocations_in_steps(scene, "pgs", Integrator::SemiImplicitEuler, 50), 0) << scene;
     EXPECT_EQ(allocations_in_steps(scene, "pgs", Integrator::MoreauMidpoint, 50), 0)
         << scene << " (midpoint)";
+    EXPECT_EQ(allocations_in_steps(scene, "sap", Integrator::SemiImplicitEuler, 50), 0)
+        << scene << " (sap)";
   }
 }
