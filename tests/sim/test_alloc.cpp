@@ -119,9 +119,10 @@ StepCount allocations_in_steps(const std::string& scene, const std::string& solv
 // checked on the joint scenes). Left out: "lemke" (dense tableau and pseudo-inverse temporaries
 // per solve), "ngn" (its dense matrix-matrix products for the Gauss-Newton matrix make Eigen's
 // GEMM heap-allocate packing buffers).
-const char* const kAllocationFree[] = {
-    "pgs",      "pgs-ccp",     "pgs-ncp",     "nbgs",        "raisim", "raisim-ds", "raisim-ds-es",
-    "admm-ccp", "admm-ncp-fp", "admm-ncp-la", "admm-ncp-sa", "apgd",   "prox",      "prox-fp"};
+const char* const kAllocationFree[] = {"pgs",         "pgs-ccp",     "pgs-ncp",      "nbgs",
+                                       "raisim",      "raisim-ds",   "raisim-ds-es", "admm-ccp",
+                                       "admm-ncp-fp", "admm-ncp-la", "admm-ncp-sa",  "apgd",
+                                       "prox",        "prox-fp",     "sap"};
 bool is_admm(const std::string& solver) {
   return solver.rfind("admm", 0) == 0;
 }

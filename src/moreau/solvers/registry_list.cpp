@@ -6,6 +6,7 @@
 #include "moreau/solvers/ngn.hpp"
 #include "moreau/solvers/lemke.hpp"
 #include "moreau/solvers/prox_fp.hpp"
+#include "moreau/solvers/sap.hpp"
 
 namespace moreau {
 
@@ -28,6 +29,7 @@ std::vector<SolverInfo> make_solver_registry() {
       {"ngn", "NCP", "implicit complementarity x -> f(x), v(x) by non-smooth Gauss-Newton/LM with dogleg (Todorov 2010)", solve_ngn, true, true},
       {"lemke", "LCP", "Stewart-Trinkle friction-pyramid LCP by Lemke pivoting (n_d = 8 directions)", solve_lemke, true, true},
       {"prox-fp", "NCP", "prox fixed-point iteration, Gauss-Seidel, r = omega / G_ii (Schindler et al. 2011)", solve_prox_fp},
+      {"sap", "CCP", "SAP: unconstrained convex primal of the regularized problem, Newton + exact line search (Castro 2023)", solve_sap},
   };
 }
 
