@@ -2,7 +2,8 @@
 // 20 contacts) after 1 s of settling, and of the closed-loop fourbar-fixed (joints only).
 #include <benchmark/benchmark.h>
 
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
 #include "moreau/sim/simulator.hpp"
 
 using namespace moreau;

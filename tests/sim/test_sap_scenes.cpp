@@ -6,7 +6,8 @@
 #include <cmath>
 
 #include "moreau/dynamics/builder.hpp"
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
 
 using namespace moreau;
 

@@ -260,11 +260,11 @@ struct Particle {
     p.dt = dt;
     add_body(p, m, Vec3(0.1, 0.1, 0.1), Mat3::Identity());
     p.u_minus = VecX::Zero(6);
-    p.h = VecX::Zero(6);
-    p.h[0] = F;
-    p.h[2] = -9.81 * m;
+    p.generalized_force = VecX::Zero(6);
+    p.generalized_force[0] = F;
+    p.generalized_force[2] = -9.81 * m;
     p.blocks.push_back(contact_block(-1, Vec3::Zero(), 0, Vec3::Zero(), Vec3::UnitZ(), mu));
-    p.u_free = p.u_minus + dt * p.Minv[0] * p.h;
+    p.u_free = p.u_minus + dt * p.Minv[0] * p.generalized_force;
     finish_primal(p);
   }
   // Simulates `steps` steps from gap phi0; returns the last slip v_t and gap.
@@ -276,7 +276,7 @@ struct Particle {
     SolverSettings s = tight(1e-12);
     for (int k = 0; k < steps; ++k) {
       p.f[2] = phi;
-      p.u_free = p.u_minus + dt * p.Minv[0] * p.h;
+      p.u_free = p.u_minus + dt * p.Minv[0] * p.generalized_force;
       p.v_f = p.u_free.head<3>();  // J = [I 0] for the contact at the centre, frame = world
       ASSERT_TRUE(solve("sap", p, s, {}, ws, sol));
       ASSERT_TRUE(sol.converged()) << sol.message;
@@ -321,7 +321,7 @@ TEST(Sap, CompliantContactFollowsTheSpringLaw) {
   VecX u(6);
   for (int i = 0; i < 3000; ++i) {
     p.f[2] = phi;
-    p.u_free = p.u_minus + dt * p.Minv[0] * p.h;
+    p.u_free = p.u_minus + dt * p.Minv[0] * p.generalized_force;
     p.v_f = p.u_free.head<3>();
     ASSERT_TRUE(solve("sap", p, s, {}, ws, sol));
     p.velocity_from_impulse(sol.lambda, u);
