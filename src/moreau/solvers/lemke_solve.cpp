@@ -17,7 +17,8 @@ namespace moreau {
 namespace {
 constexpr double kTwoPi = 6.283185307179586476925;
 
-struct LemkeWorkspace : SolverWorkspace::Slot {
+struct LemkeWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::Lemke;
   MatX A, S, X, T, ST, M;
   VecX vhat, q, z, lam_u;
   std::vector<int> rows_j, rows_u;
@@ -111,23 +112,22 @@ void recover_lambda(LemkeWorkspace& w, VecX& lam) {
 void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart&, SolverWorkspace& ws,
                  Solution& sol) {
   if (reject_invalid_problem("lemke", p, sol)) return;
-  const double ndd = s.param("directions", 8.0);
-  const int nd = static_cast<int>(ndd);
-  if (nd != ndd || nd < 3 || nd > 1024) {
+  const int nd = s.lemke.directions;
+  if (nd < 3 || nd > 1024) {
     sol.status = SolveStatus::Failed;
     sol.message =
-        "lemke: parameter 'directions' must be an integer in [3, 1024], got " + std::to_string(ndd);
+        "lemke: parameter 'directions' must be an integer in [3, 1024], got " + std::to_string(nd);
     sol.lambda.setZero(p.nl);
     return;
   }
-  auto& w = ws.get<LemkeWorkspace>("lemke");
+  auto& w = ws.get<LemkeWorkspace>();
   sol.lambda.setZero(p.nl);
   dense_operator(p, w);
   eliminate_joints(p, w);
   build_lcp(p, nd, w);
   int pivots = 0;
   const lemke::Result r =
-      lemke::solve_lcp(w.M, w.q, s.max_iters, s.param("pivot_tol", 1e-12), w.tableau, w.z, &pivots);
+      lemke::solve_lcp(w.M, w.q, s.max_iters, s.lemke.pivot_tol, w.tableau, w.z, &pivots);
   sol.iterations = pivots;
   if (r != lemke::Result::Solution) {
     sol.status = SolveStatus::Failed;

@@ -3,12 +3,13 @@
 
 #include <Eigen/Cholesky>
 
-#include "moreau/solvers/foundation_solvers.hpp"
+#include "moreau/solvers/pgs_basic_direct.hpp"
 
 namespace moreau {
 
 namespace {
-struct PgsBasicWorkspace : SolverWorkspace::Slot {
+struct PgsBasicWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::PgsBasic;
   std::vector<double> inv;     // per block: D_ii^-1 (row-major, size_i^2), regularized
   std::vector<int> inv_start;  // offset of each block's inverse in inv
   VecX v;                      // scratch velocity of one block
@@ -44,8 +45,8 @@ void invert_diagonal_blocks(const Problem& p, PgsBasicWorkspace& w) {
 
 void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart& warm,
                      SolverWorkspace& ws, Solution& sol) {
-  auto& w = ws.get<PgsBasicWorkspace>("pgs-basic");
-  const double omega = s.param("omega", 1.0);
+  auto& w = ws.get<PgsBasicWorkspace>();
+  const double omega = s.pgs.omega;
   invert_diagonal_blocks(p, w);
   VecX& lam = sol.lambda;
   if (warm.empty())
