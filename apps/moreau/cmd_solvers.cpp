@@ -1,5 +1,6 @@
 // `moreau solvers [NAME...]`: the registered solvers, or the parameter table of the named ones
 // (name, default, range, unit, meaning) from the same table that --param and scene JSON use.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -13,7 +14,11 @@ namespace moreau::cli {
 
 namespace {
 
-void run_solvers(const std::vector<std::string>& names) {
+void run_solvers(const std::vector<std::string>& names, bool markdown) {
+  if (markdown) {
+    std::cout << param_tables_markdown();
+    return;
+  }
   if (names.empty()) {
     size_t w = 0;
     for (const SolverInfo& s : solver_registry()) w = std::max(w, s.name.size());
@@ -34,6 +39,7 @@ void run_solvers(const std::vector<std::string>& names) {
 
 void add_solvers(CLI::App& app) {
   auto names = std::make_shared<std::vector<std::string>>();
+  auto markdown = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "solvers", "list the solvers, or the parameters of the named ones (for --param)");
   cmd->footer(
@@ -41,7 +47,9 @@ void add_solvers(CLI::App& app) {
       "(name, default, range, unit, meaning), the keys --param and scene JSON "
       "solver_settings.params accept. See docs/solvers.md.");
   cmd->add_option("name", *names, "solver names");
-  cmd->callback([names] { run_solvers(*names); });
+  cmd->add_flag("--markdown", *markdown,
+                "every solver's table as Markdown (the tables of docs/solvers.md)");
+  cmd->callback([names, markdown] { run_solvers(*names, *markdown); });
 }
 
 }  // namespace moreau::cli

@@ -248,6 +248,22 @@ std::string param_table(const SolverInfo& solver) {
   return o.str();
 }
 
+std::string param_tables_markdown() {
+  std::ostringstream o;
+  for (const SolverInfo& s : solver_registry()) {
+    o << "\n### `" << s.name << "`\n\n";
+    if (s.params.empty()) {
+      o << "No parameters.\n";
+      continue;
+    }
+    o << "| name | default | range | unit | meaning |\n|---|---|---|---|---|\n";
+    for (const ParamSpec& p : s.params)
+      o << "| `" << p.name << "` | " << param_default(p) << " | " << param_range(p) << " | "
+        << p.unit << " | " << p.meaning << " |\n";
+  }
+  return o.str();
+}
+
 std::vector<std::pair<std::string_view, double>> changed_params(const SolverSettings& s,
                                                                 const SolverInfo& solver) {
   static const SolverSettings defaults;

@@ -46,6 +46,10 @@ std::string param_default(const ParamSpec& p);
 // The table as text, one parameter a line: name, default, range, unit, meaning.
 std::string param_table(const SolverInfo& solver);
 
+// Every solver's table as Markdown (one "### `name`" section per solver), the text between the
+// markers of docs/solvers.md's "Parameter tables" (`moreau solvers --markdown`).
+std::string param_tables_markdown();
+
 // The parameters of `solver` whose stored value differs from a default-constructed SolverSettings
 // (what scene JSON writes back; reading them with set_solver_param restores `s`).
 std::vector<std::pair<std::string_view, double>> changed_params(const SolverSettings& s,
