@@ -151,3 +151,22 @@ TEST(SolverParams, DocsTablesMatchTheRegistry) {
   EXPECT_EQ(doc.substr(a + begin.size(), b - a - begin.size()), param_tables_markdown() + "\n")
       << "regenerate with: moreau solvers --markdown";
 }
+
+// The typed workspace slots: one workspace carried through every solver (and back to the first)
+// gives the same bits as a fresh workspace per solve; whatever a slot holds never changes the
+// result.
+TEST(SolverWorkspace, SharedAcrossSolversGivesTheSameBits) {
+  SolverWorkspace shared;
+  for (int round = 0; round < 2; ++round)
+    for (const SolverInfo& info : solver_registry()) {
+      SCOPED_TRACE(std::string(info.name));
+      const Problem p = problem_for(info);
+      SolverSettings s;
+      s.max_iters = 200;
+      const Solution fresh = run(info, p, s);
+      Solution again;
+      ASSERT_TRUE(solve(info.name, p, s, {}, shared, again));
+      EXPECT_TRUE(same_bits(again.lambda, fresh.lambda));
+      EXPECT_EQ(again.iterations, fresh.iterations);
+    }
+}

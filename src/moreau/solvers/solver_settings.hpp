@@ -4,7 +4,6 @@
 // (solver_params.hpp, printed by `moreau solvers NAME`, documented in docs/solvers.md) name the
 // fields each solver reads, with units, meaning and valid range. Units: "1" is dimensionless.
 #include <optional>
-#include <span>
 #include <string_view>
 
 namespace moreau {
@@ -17,8 +16,8 @@ struct PgsSettings {
   int check_every = 10;             // [sweeps] full residual evaluated every this many sweeps
   double blowup = 1e10;             // [1] diverged when residual > blowup * max(first, tol)
   std::optional<double> es_tol;     // [1] raisim-ds-es: stop at r_f <= es_tol (eq. 160); unset: tol
-  double regularization = 1e-12;    // [1] relative eps added to the contact block diagonals
-  bool de_saxce = true;             // pgs-ccp only: De Saxce term (Table I); false: solve the CCP
+  double regularization = 1e-12;  // [1] relative eps added to each diagonal block before inverting
+  bool de_saxce = true;           // pgs-ccp only: De Saxce term (Table I); false: solve the CCP
 };
 
 // ADMM (Alg. 6, eq. 165-172): admm-ccp, admm-ncp-fp, admm-ncp-la, admm-ncp-sa.
@@ -115,7 +114,7 @@ inline void reset_solver_params(SolverSettings& s) {
 // command line (--param), scene JSON (solver_settings.params) and docs/solvers.md.
 struct ParamSpec {
   std::string_view name;
-  std::string_view unit;     // "1": dimensionless; "-": a count or a flag
+  std::string_view unit;     // "1": dimensionless, "-": a count, "flag": 0 or 1, else SI
   std::string_view meaning;  // one line
   double default_value;      // what the solver uses when unset, other settings at their defaults
   std::string_view follows;  // non-empty: the default is this other setting (e.g. "tol")
