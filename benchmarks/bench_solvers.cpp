@@ -35,7 +35,7 @@ void BM_Sweep(benchmark::State& bs, const char* solver) {
   SolverSettings s;
   s.tol = 0.0;
   s.max_iters = 200;
-  s.params["check_every"] = 1000;
+  s.pgs.check_every = 1000;
   SolverWorkspace ws;
   Solution sol;
   int64_t sweeps = 0;
@@ -133,7 +133,7 @@ void BM_SweepBoxStack(benchmark::State& bs, const char* solver) {
   SolverSettings st;
   st.tol = 0.0;
   st.max_iters = 200;
-  st.params["check_every"] = 1000;
+  st.pgs.check_every = 1000;
   SolverWorkspace ws;
   Solution sol;
   int64_t sweeps = 0;

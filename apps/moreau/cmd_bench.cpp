@@ -138,7 +138,8 @@ void run_bench(BenchOptions o) {
     fail("bench", "--dt and --duration must be >= 0", kExitBadInput);
   const std::vector<std::string> systems = systems_or_exit(o);
   const std::vector<std::string> solvers = solvers_or_exit(o);
-  const SolverSettings solver = solver_settings_or_exit(o.tol, o.max_iters, o.params, "bench");
+  const SolverSettings solver =
+      solver_settings_or_exit(o.tol, o.max_iters, o.params, solvers, "bench");
   const std::vector<std::string> fclib = expand_fclib(o.fclib);
   for (const std::string& f : fclib)
     if (!fs::is_regular_file(f)) fail("bench", "--fclib " + f + ": no such file", kExitBadInput);
@@ -274,7 +275,9 @@ void add_bench(CLI::App& app, int argc, char** argv) {
                   "tolerance on r_natmap and the solvers' stopping test (default 1e-6)");
   cmd->add_option("--max-iter", o->max_iters,
                   "iteration cap per solve (default 1000; 500 with --quick)");
-  cmd->add_option("--param", o->params, "solver parameter key=value for every solver (repeatable)");
+  cmd->add_option(
+      "--param", o->params,
+      "solver parameter key=value, set on every selected solver that has it (repeatable)");
   cmd->add_option("--jobs", o->jobs,
                   "record systems and solve samples on N threads (0: all cores; default 1, all "
                   "cores with --quick)");

@@ -28,7 +28,7 @@ constexpr const char* kCmd = "simulate";
 
 struct SimulateOptions {
   std::string scene;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, params;
   int64_t steps = 0;
   double duration = 0.0, dt = 0.0, tol = 0.0;
   int max_iter = 0, every = 1;
@@ -111,6 +111,7 @@ int64_t configure(const SimulateOptions& o, const Scene& scene, SimSettings& st)
            kExitBadInput);
     st.solver_settings.max_iters = o.max_iter;
   }
+  apply_solver_params_or_exit(st.solver_settings, o.params, {st.solver}, kCmd);
   if (o.no_warm_start) st.warm_start = false;
   if (o.every < 1)
     fail(kCmd, "--every: expected an integer >= 1, got " + std::to_string(o.every), kExitBadInput);
@@ -343,6 +344,9 @@ void add_simulate(CLI::App& app) {
   o->tol_opt =
       cmd->add_option("--tol", o->tol, "solver stopping tolerance, L-infinity [m/s | rad/s]");
   o->max_iter_opt = cmd->add_option("--max-iter", o->max_iter, "solver iteration cap per step");
+  cmd->add_option("--param", o->params,
+                  "solver parameter key=value (repeatable), overriding the scene's; keys: moreau "
+                  "solvers NAME");
   cmd->add_flag("--no-warm-start", o->no_warm_start, "start every solve from zero impulses");
   add_set_option(cmd, o->sets);
   cmd->add_option("--out,-o", o->out,

@@ -109,7 +109,8 @@ void run_solve(const SolveOptions& o) {
   const SolverInfo* info = find_solver(o.solver);
   if (!info)
     fail("solve", "unknown solver '" + o.solver + "'; available: " + solver_names(), kExitBadInput);
-  const SolverSettings s = solver_settings_or_exit(o.tol, o.max_iters, o.params, "solve");
+  const SolverSettings s =
+      solver_settings_or_exit(o.tol, o.max_iters, o.params, {o.solver}, "solve");
   const LoadedProblem lp = load_or_exit(o.file);
   const Problem& p = lp.problem;
   const WarmStart warm = read_warm_or_exit(o.warm, p.nl);
@@ -186,7 +187,9 @@ void add_solve(CLI::App& app) {
   cmd->add_option("--solver", o->solver, "solver name (default nbgs)");
   cmd->add_option("--tol", o->tol, "stopping tolerance, L-inf (default 1e-8)");
   cmd->add_option("--max-iter", o->max_iters, "iteration cap (default 1000)");
-  cmd->add_option("--param", o->params, "solver parameter key=value (repeatable), e.g. omega=1.2");
+  cmd->add_option(
+      "--param", o->params,
+      "solver parameter key=value (repeatable), e.g. omega=1.2; keys: moreau solvers NAME");
   cmd->add_option("--warm", o->warm, "warm start: JSON file {\"lambda\": [...]} ([t, o, n] order)");
   cmd->add_option("--lambda-out", o->lambda_out, "write the impulses as {\"lambda\": [...]}");
   cmd->add_flag("--json", o->json, "print one JSON object on stdout");

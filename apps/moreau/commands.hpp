@@ -19,6 +19,7 @@ void add_simulate(CLI::App& app);
 void add_inspect(CLI::App& app);
 void add_convert(CLI::App& app);
 void add_solve(CLI::App& app);
+void add_solvers(CLI::App& app);
 void add_bench(CLI::App& app, int argc, char** argv);  // keeps argv for the report
 void add_experiment(CLI::App& app);
 

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   add_inspect(app);
   add_convert(app);
   add_solve(app);
+  add_solvers(app);
   add_bench(app, argc, argv);
   add_experiment(app);
   try {

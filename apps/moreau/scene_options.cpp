@@ -1,5 +1,7 @@
 #include "scene_options.hpp"
 
+#include "moreau/solvers/solver_params.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -41,14 +43,8 @@ Scene load_scene_or_exit(const std::string& name, const SceneParams& params, con
   return std::move(*scene);
 }
 
-SolverSettings solver_settings_or_exit(double tol, int max_iters,
-                                       const std::vector<std::string>& params,
-                                       const char* command) {
-  SolverSettings s;
-  s.tol = tol;
-  s.max_iters = max_iters;
-  if (!(tol > 0.0) || max_iters < 1)
-    fail(command, "--tol must be > 0 and --max-iter >= 1", kExitBadInput);
+void apply_solver_params_or_exit(SolverSettings& s, const std::vector<std::string>& params,
+                                 const std::vector<std::string>& solvers, const char* command) {
   for (const std::string& kv : params) {
     const auto eq = kv.find('=');
     char* end = nullptr;
@@ -56,8 +52,42 @@ SolverSettings solver_settings_or_exit(double tol, int max_iters,
     if (eq == std::string::npos || eq == 0 || end == kv.c_str() + eq + 1 || *end != '\0' ||
         !std::isfinite(v))
       fail(command, "--param '" + kv + "': expected key=number", kExitBadInput);
-    s.params[kv.substr(0, eq)] = v;
+    const std::string key = kv.substr(0, eq);
+    std::string valid;
+    bool known = false;
+    for (const std::string& name : solvers) {
+      const SolverInfo* info = find_solver(name);
+      if (!info) continue;
+      if (!find_param(*info, key)) {
+        valid += "\n  " + name + ": " + valid_params(*info);
+        continue;
+      }
+      known = true;
+      const std::string err = set_solver_param(s, *info, key, v);
+      if (!err.empty()) fail(command, "--param '" + kv + "': " + err, kExitBadInput);
+    }
+    if (known) continue;
+    if (solvers.size() == 1)
+      fail(command,
+           "--param '" + kv + "': " + set_solver_param(s, *find_solver(solvers[0]), key, v),
+           kExitBadInput);
+    fail(command,
+         "--param '" + kv + "': no selected solver has parameter '" + key +
+             "'; valid parameters:" + valid,
+         kExitBadInput);
   }
+}
+
+SolverSettings solver_settings_or_exit(double tol, int max_iters,
+                                       const std::vector<std::string>& params,
+                                       const std::vector<std::string>& solvers,
+                                       const char* command) {
+  SolverSettings s;
+  s.tol = tol;
+  s.max_iters = max_iters;
+  if (!(tol > 0.0) || max_iters < 1)
+    fail(command, "--tol must be > 0 and --max-iter >= 1", kExitBadInput);
+  apply_solver_params_or_exit(s, params, solvers, command);
   return s;
 }
 

@@ -98,3 +98,19 @@ TEST(CliBench, SmallRunWritesEveryFileWithOneRowPerSampleSolverAndStart) {
   const std::string report = read_file(out + "/report.md");
   EXPECT_NE(report.find("admm-ncp-sa"), std::string::npos);
 }
+
+// bench --param sets the key on every selected solver that has it; a key none of them has exits
+// 2 before any work and lists each solver's keys.
+TEST(CliBench, ParamNoSelectedSolverHasIsRefused) {
+  test::require_binary();
+  test::TempDir tmp;
+  auto r = run_moreau("bench --out '" + (tmp / "out") +
+                      "' --systems box-on-plane --solvers nbgs,pgs-ncp --param rho=2");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no selected solver has parameter 'rho'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nbgs: omega [0, 10]"), std::string::npos) << r.err;
+  r = run_moreau("bench --out '" + (tmp / "out") +
+                 "' --systems box-on-plane --solvers nbgs,admm-ncp-fp --param rho=0");
+  EXPECT_EQ(r.code, 2);  // admm-ncp-fp has rho, in (0, inf)
+  EXPECT_NE(r.err.find("(0, inf)"), std::string::npos) << r.err;
+}

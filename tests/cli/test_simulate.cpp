@@ -250,5 +250,30 @@ TEST(CliSimulate, HelpDescribesTheOptions) {
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
 }
 
+// Solver parameters from --param or the scene file's solver_settings.params are checked against
+// the solver's table: an unknown key exits 2 naming the key (and, for a file, the file) and
+// listing the valid keys.
+TEST(CliSimulate, UnknownSolverParamIsRefused) {
+  require_binary();
+  CliResult r = run_moreau("simulate pendulum --solver nbgs --param omgea=1.2 --steps 1");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("'omgea'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("check_every"), std::string::npos) << r.err;
+  EXPECT_EQ(run_moreau("simulate pendulum --solver nbgs --param omega=1.2 --steps 5 -q").code, 0);
+
+  TempDir dir;
+  const std::string scene = dir / "p.json";
+  ASSERT_EQ(run_moreau("convert pendulum --to '" + scene + "'").code, 0);
+  nlohmann::json j = nlohmann::json::parse(read_file(scene));
+  j["settings"]["solver"] = "nbgs";
+  j["settings"]["solver_settings"]["params"] = {{"omgea", 1.2}};
+  std::ofstream(scene) << j.dump(1);
+  r = run_moreau("simulate '" + scene + "' --steps 1");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("p.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("omgea"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("omega_decay [0, 1]"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace moreau::test

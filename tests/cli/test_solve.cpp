@@ -128,3 +128,36 @@ TEST(CliSolve, SimulateDumpsProblemsThatSolveReads) {
   const CliResult bad = run_moreau("simulate pendulum --steps 2 --dump-problems /dev/null/x");
   EXPECT_EQ(bad.code, 2);
 }
+
+// --param keys come from the solver's table: a typo or a value out of range exits 2 and lists
+// the solver's keys with their ranges; `moreau solvers NAME` prints that table.
+TEST(CliSolve, ParamKeysAndRangesComeFromTheSolversTable) {
+  test::require_binary();
+  test::TempDir dir;
+  const std::string file = dir / "contact.mprob";
+  ASSERT_FALSE(save_problem(
+      hand_problem(ConeKind::Coulomb, Vec3(2, 2, 1).asDiagonal(), Vec3(1.8, 2.4, -1.0), 0.5),
+      file));
+  auto r = run_moreau("solve '" + file + "' --solver pgs-ncp --param omgea=1.2");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("'omgea'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("omega_decay [0, 1]"), std::string::npos) << r.err;
+  r = run_moreau("solve '" + file + "' --solver pgs-ncp --param omega_decay=2");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("[0, 1], got 2"), std::string::npos) << r.err;
+  EXPECT_EQ(run_moreau("solve '" + file + "' --solver pgs-ncp --param check_every=2.5").code, 2);
+  EXPECT_EQ(run_moreau("solve '" + file + "' --solver admm-ccp --param de_saxce=0").code, 2);
+  r = run_moreau("solve '" + file + "' --solver pgs-ccp --param de_saxce=0 --param omega=1.2");
+  EXPECT_EQ(r.code, 0) << r.err;
+
+  r = run_moreau("solvers pgs-ccp");
+  EXPECT_EQ(r.code, 0) << r.err;
+  for (const char* s : {"de_saxce", "{0, 1}", "omega_min", "= omega", "check_every", "sweeps"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  r = run_moreau("solvers");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("admm-ncp-sa"), std::string::npos) << r.out;
+  r = run_moreau("solvers no-such-solver");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("nbgs"), std::string::npos) << r.err;
+}

@@ -11,6 +11,7 @@
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
+#include "moreau/solvers/solver_params.hpp"
 
 using namespace moreau;
 
@@ -103,7 +104,9 @@ void expect_same_settings(const SimSettings& a, const SimSettings& b) {
   EXPECT_EQ(a.warm_start, b.warm_start);
   EXPECT_EQ(a.solver_settings.max_iters, b.solver_settings.max_iters);
   EXPECT_TRUE(same(a.solver_settings.tol, b.solver_settings.tol));
-  EXPECT_EQ(a.solver_settings.params, b.solver_settings.params);
+  if (const SolverInfo* info = find_solver(a.solver))
+    for (const ParamSpec& p : info->params)
+      EXPECT_EQ(p.get(a.solver_settings), p.get(b.solver_settings)) << p.name;
   const DynamicsSettings &x = a.dynamics, &y = b.dynamics;
   EXPECT_TRUE(same(x.beta_joint, y.beta_joint) && same(x.beta_limit, y.beta_limit) &&
               same(x.beta_contact, y.beta_contact));
@@ -141,9 +144,15 @@ TEST(SceneJson, RoundTripOfEveryBuiltinIsBitExact) {
     if (name == "chain") params["n"] = "10";
     Result<Scene> a = make_builtin_scene(name, params);
     ASSERT_TRUE(a) << a.error().message();
-    const auto own_params = a->settings.solver_settings.params;
-    a->settings.solver_settings.params["moreau_test_param"] =
-        0.9;  // a solver parameter travels too
+    const SolverSettings own_settings = a->settings.solver_settings;
+    // A solver parameter off its default travels too: the first of the scene's solver.
+    const SolverInfo* info = find_solver(a->settings.solver);
+    ASSERT_TRUE(info);
+    if (!info->params.empty()) {
+      const ParamSpec& p0 = info->params[0];
+      const double v = p0.default_value == p0.max ? p0.min : std::min(p0.max, p0.default_value + 1);
+      ASSERT_EQ(set_solver_param(a->settings.solver_settings, *info, p0.name, v), "");
+    }
     a->settings.dynamics.softening.contact.timeconst = 0.03;
     const std::string text = scene_to_json(*a);
     Result<Scene> b = parse_scene_json(text, "roundtrip.json");
@@ -155,8 +164,8 @@ TEST(SceneJson, RoundTripOfEveryBuiltinIsBitExact) {
     expect_same_settings(a->settings, b->settings);
     EXPECT_EQ(scene_to_json(*b), text);
 
-    a->settings.solver_settings.params = own_params;  // simulate with the scene's own settings
-    b->settings.solver_settings.params = own_params;
+    a->settings.solver_settings = own_settings;  // simulate with the scene's own settings
+    b->settings.solver_settings = own_settings;
     // 200 steps (20 for the large robot scenes, to keep the test fast). A scene that fails must
     // fail at the same step with the same message.
     const int steps = a->model.num_bodies() <= 12 ? 200 : 20;

@@ -195,7 +195,7 @@ TEST(SolverScenes, AdmmSparseAndDenseBackendsAgree) {
       SolverSettings s;
       s.tol = 1e-10;
       s.max_iters = 5000;
-      s.params["backend"] = backend;
+      s.admm.backend = backend;
       Solution other;
       ASSERT_TRUE(solve(name, *boxes.p, s, {}, ws, other));  // a different pattern in between
       ASSERT_TRUE(solve(name, *chain.p, s, {}, ws, sol[backend]));
@@ -205,7 +205,7 @@ TEST(SolverScenes, AdmmSparseAndDenseBackendsAgree) {
     SolverSettings s;
     s.tol = 1e-10;
     s.max_iters = 5000;
-    s.params["backend"] = 1;
+    s.admm.backend = 1;
     SolverWorkspace fresh;
     Solution again;
     ASSERT_TRUE(solve(name, *chain.p, s, {}, fresh, again));

@@ -200,7 +200,7 @@ TEST(PaperScenes, DISABLED_BallsInCubeTodorovTable) {
               load("balls-in-cube",
                    {{"mu", mus}, {"n", std::to_string(n)}, {"seed", std::to_string(seed)}});
           SimSettings settings = sc.settings;
-          settings.solver_settings.params["restarts"] = restarts;
+          settings.solver_settings.ngn.restarts = static_cast<int>(restarts);
           settings.solver_settings.tol = tol;
           Simulator sim(sc.model, settings);
           State s = sc.initial;
@@ -333,20 +333,20 @@ TEST(PaperScenes, PainleveProxFixedPoint) {
   const double exact = -c1.b / c1.G;
   for (double k : {0.2, 1.0, 1.9}) {
     SolverSettings st = tight(5000, 1e-14);
-    st.params["r"] = k / c1.G;
+    st.prox_fp.r = k / c1.G;
     const Solution sol = run("prox-fp", p1, st);
     EXPECT_TRUE(sol.converged()) << "r G = " << k << ": " << sol.message;
     EXPECT_NEAR(sol.lambda[0], exact, 1e-12);
   }
   SolverSettings st = tight(5000, 1e-14);
-  st.params["r"] = 2.5 / c1.G;
+  st.prox_fp.r = 2.5 / c1.G;
   EXPECT_FALSE(run("prox-fp", p1, st).converged());
 
   const Reduced c2 = painleve_case(2);
   const Problem p2 = one_row(c2.G, c2.b);
   const double lambda2 = -c2.b / c2.G;
   SolverSettings st2 = tight(5000, 1e-14);
-  st2.params["r"] = 1.0;
+  st2.prox_fp.r = 1.0;
   WarmStart below, above;
   below.lambda = VecX::Constant(1, 0.99 * lambda2);
   above.lambda = VecX::Constant(1, 1.01 * lambda2);
@@ -438,7 +438,7 @@ TEST(PaperScenes, PointMassProxFpOneIterationAtRm) {
       SCOPED_TRACE("m = " + std::to_string(m) + ", v = " + std::to_string(v));
       const Problem p = point_mass_problem(m, v);
       SolverSettings st = tight(100, 1e-12);
-      st.params["r"] = m;
+      st.prox_fp.r = m;
       const Solution sol = run("prox-fp", p, st);
       EXPECT_TRUE(sol.converged()) << sol.message;
       EXPECT_EQ(sol.iterations, 1);
@@ -450,12 +450,12 @@ TEST(PaperScenes, PointMassProxFpConvergesIffRBelowTwoM) {
   const Problem p = point_mass_problem(m, 0.0);
   for (double k : {0.25, 0.5, 1.5, 1.9}) {
     SolverSettings st = tight(10000, 1e-12);
-    st.params["r"] = k * m;
+    st.prox_fp.r = k * m;
     EXPECT_TRUE(run("prox-fp", p, st).converged()) << "r / m = " << k;
   }
   for (double k : {2.0, 2.5}) {
     SolverSettings st = tight(10000, 1e-12);
-    st.params["r"] = k * m;
+    st.prox_fp.r = k * m;
     EXPECT_FALSE(run("prox-fp", p, st).converged()) << "r / m = " << k;
   }
 }

@@ -160,9 +160,9 @@ TEST(AdmmOptions, AccelerationAndBackendsAgree) {
         SolverSettings s;
         s.tol = 1e-12;
         s.max_iters = 5000;
-        s.params["backend"] = std::stod(backend);
-        s.params["accel"] = accel;
-        s.params["relaxation"] = relax;
+        s.admm.backend = std::stoi(backend);
+        s.admm.accel = accel != 0.0;
+        s.admm.relaxation = relax;
         SolverWorkspace ws;
         Solution sol;
         ASSERT_TRUE(solve("admm-ncp-fp", p, s, {}, ws, sol));
@@ -176,7 +176,7 @@ TEST(Apgd, NcpOptionSolvesTheNcp) {
   SolverSettings s;
   s.tol = 1e-12;
   s.max_iters = 20000;
-  s.params["ncp"] = 1.0;
+  s.apgd.ncp = true;
   SolverWorkspace ws;
   Solution sol;
   ASSERT_TRUE(solve("apgd", p, s, {}, ws, sol));

@@ -9,6 +9,7 @@
 #include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/lemke.hpp"
 #include "moreau/solvers/solver.hpp"
+#include "moreau/solvers/solver_params.hpp"
 #include "solvers/implicit_problems.hpp"
 
 using namespace moreau;
@@ -20,7 +21,7 @@ Solution run(const std::string& name, const Problem& p,
   SolverSettings s;
   s.tol = 1e-12;
   s.max_iters = max_iters;
-  s.params = std::move(params);
+  for (const auto& [k, v] : params) find_param(*find_solver(name), k)->set(s, v);  // unchecked
   SolverWorkspace ws;
   Solution sol;
   EXPECT_TRUE(solve(name, p, s, {}, ws, sol)) << sol.message;

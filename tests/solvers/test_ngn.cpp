@@ -25,7 +25,7 @@ Vec3 random_vec(std::mt19937& rng, double scale) {
 Solution run_ngn(const Problem& p, ngn::Stats* stats = nullptr, double tol = 1e-12,
                  const WarmStart& warm = {}, double restarts = 5.0) {
   SolverSettings s;
-  s.params["restarts"] = restarts;
+  s.ngn.restarts = static_cast<int>(restarts);
   s.tol = tol;
   s.max_iters = 200;
   s.trace = true;

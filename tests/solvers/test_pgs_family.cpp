@@ -43,7 +43,7 @@ void expect_lambda(const char* name, const Problem& p, const Vec3& expected) {
   // raisim-ds-es stops on the objective plateau (eq. 160): ask for a plateau near rounding level
   // (|f| ~ 1 here), which pins lambda to ~1e-14.
   SolverSettings s;
-  s.params["es_tol"] = 1e-14;
+  s.pgs.es_tol = 1e-14;
   const Solution sol = run(name, p, 1e-12, s);
   EXPECT_TRUE(sol.converged()) << name << ": " << status_name(sol.status);
   EXPECT_LE((sol.lambda - expected).cwiseAbs().maxCoeff(), 1e-8)
@@ -131,14 +131,14 @@ TEST_P(Family, CoupledProblemWithJointAndLimitReachesNcp) {
                                         D, vf);
   const std::string name = GetParam();
   SolverSettings s;
-  s.params["es_tol"] = 1e-30;
+  s.pgs.es_tol = 1e-30;
   if (name == "pgs-ncp") {
     // The decoupled projector (Alg. 3) ignores the normal-tangent coupling of D_kk and falls
     // into a period-2 cycle here: it must say so, and under-relaxation restores convergence.
     const Solution bad = run(name, p, 1e-9, s);
     EXPECT_EQ(bad.status, SolveStatus::MaxIterations) << status_name(bad.status);
     EXPECT_GT(natmap(p, bad), 1e-3);
-    s.params["omega"] = 0.5;
+    s.pgs.omega = 0.5;
   }
   const Solution sol = run(name, p, 1e-9, s);
   if (name == "raisim-ds-es") {
@@ -162,7 +162,7 @@ TEST(PgsCcp, WithoutDeSaxceSolvesTheCcp) {
   // separates at v_n = mu |v_t| while pushing (the CCP artifact).
   const Problem p = single_contact(Vec3(2, 2, 1).asDiagonal(), Vec3(4.0, 0.0, -1.0), 0.5);
   SolverSettings s;
-  s.params["de_saxce"] = 0.0;
+  s.pgs.de_saxce = false;
   const Solution sol = run("pgs-ccp", p, 1e-12, s);
   EXPECT_TRUE(sol.converged());
   EXPECT_LE((sol.lambda - Vec3(-1.0, 0.0, 2.0)).cwiseAbs().maxCoeff(), 1e-8) << sol.lambda;
@@ -201,7 +201,7 @@ TEST(PgsFamily, BilateralAgreesWithDirect) {
   const Solution ref = run("direct", p);
   for (const char* name : kFamily) {
     SolverSettings s;
-    s.params["es_tol"] = 1e-26;  // raisim-ds-es: plateau of f at the rounding level
+    s.pgs.es_tol = 1e-26;  // raisim-ds-es: plateau of f at the rounding level
     const Solution sol = run(name, p, 1e-11, s);
     EXPECT_TRUE(sol.converged()) << name;
     EXPECT_LE(sol.v_plus.cwiseAbs().maxCoeff(), 1e-10) << name;
@@ -215,7 +215,7 @@ TEST(PgsFamily, OverRelaxationDivergesAndIsReported) {
   const Problem p =
       test::dense_problem({{ConeKind::Free, 3}, {ConeKind::Free, 3}}, D, VecX::Constant(6, 0.5));
   SolverSettings s;
-  s.params["omega"] = 3.0;
+  s.pgs.omega = 3.0;
   const Solution sol = run("pgs-ncp", p, 1e-12, s);
   EXPECT_EQ(sol.status, SolveStatus::Diverged) << status_name(sol.status);
 }
@@ -223,9 +223,9 @@ TEST(PgsFamily, OverRelaxationDivergesAndIsReported) {
 TEST(PgsFamily, OmegaDecayStillConverges) {
   const Problem p = single_contact(coupled_G(), Vec3(1.5, -2.0, -1.0), 0.4);
   SolverSettings s;
-  s.params["omega"] = 1.5;
-  s.params["omega_min"] = 1.0;
-  s.params["omega_decay"] = 0.9;
+  s.pgs.omega = 1.5;
+  s.pgs.omega_min = 1.0;
+  s.pgs.omega_decay = 0.9;
   const Solution sol = run("raisim", p, 1e-12, s);
   EXPECT_TRUE(sol.converged());
   EXPECT_LE(natmap(p, sol), 1e-10);

@@ -8,6 +8,7 @@
 #include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/prox_fp.hpp"
 #include "moreau/solvers/solver.hpp"
+#include "moreau/solvers/solver_params.hpp"
 #include "solvers/implicit_problems.hpp"
 
 using namespace moreau;
@@ -20,7 +21,7 @@ Solution run_fp(const Problem& p, std::map<std::string, double, std::less<>> par
   s.tol = 1e-12;
   s.max_iters = max_iters;
   s.trace = true;
-  s.params = std::move(params);
+  for (const auto& [k, v] : params) find_param(*find_solver("prox-fp"), k)->set(s, v);  // unchecked
   SolverWorkspace ws;
   Solution sol;
   EXPECT_TRUE(solve("prox-fp", p, s, warm, ws, sol)) << sol.message;

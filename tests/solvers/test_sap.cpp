@@ -10,6 +10,7 @@
 #include <random>
 
 #include "moreau/solvers/sap.hpp"
+#include "moreau/solvers/solver_params.hpp"
 #include "solvers/sap_problems.hpp"
 
 using namespace moreau;
@@ -55,7 +56,7 @@ SolverSettings tight(double tol = 1e-12) {
   SolverSettings s;
   s.tol = tol;
   s.max_iters = 100;
-  s.params["cost_stop"] = 0.0;
+  s.sap.cost_stop = false;
   return s;
 }
 }  // namespace
@@ -313,8 +314,8 @@ TEST(Sap, CompliantContactFollowsTheSpringLaw) {
   Problem& p = P.p;
   double phi;
   SolverSettings s = tight(1e-12);
-  s.params["stiffness"] = k;
-  s.params["tau_d"] = tau;
+  s.sap.stiffness = k;
+  s.sap.tau_d = tau;
   phi = 0.0;
   SolverWorkspace ws;
   Solution sol;
@@ -336,7 +337,8 @@ TEST(Sap, RejectsBadParametersAndDualOnlyProblems) {
   const Problem p = random_primal(rng, 2, 2, 0.5);
   for (const char* key : {"stiffness", "tau_d", "sigma", "beta"}) {
     SolverSettings s;
-    s.params[key] = -1.0;
+    // Set the field directly (the command line's range check would refuse -1 before the solver).
+    find_param(*find_solver("sap"), key)->set(s, -1.0);
     SolverWorkspace ws;
     Solution sol;
     ASSERT_TRUE(solve("sap", p, s, {}, ws, sol));

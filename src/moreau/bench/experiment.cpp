@@ -102,8 +102,8 @@ Result<std::vector<std::string>> write_tables(const ExperimentResult& r, const s
 }
 
 bool solves_ccp(std::string_view solver, const SolverSettings& s) {
-  if (solver == "pgs-ccp") return s.param("de_saxce", 1.0) == 0.0;
-  if (solver == "apgd") return s.param("ncp", 0.0) == 0.0;
+  if (solver == "pgs-ccp") return !s.pgs.de_saxce;
+  if (solver == "apgd") return !s.apgd.ncp;
   const SolverInfo* info = find_solver(solver);
   return info && info->problem == "CCP";
 }

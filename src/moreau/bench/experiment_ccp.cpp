@@ -15,19 +15,19 @@ namespace moreau::bench {
 namespace {
 
 struct SolverCase {
-  std::string label;   // table name
-  std::string solver;  // registry name
-  std::map<std::string, double, std::less<>> params;
+  std::string label;     // table name
+  std::string solver;    // registry name
+  bool de_saxce = true;  // pgs-ccp: false solves the CCP (PgsSettings::de_saxce)
 };
 
 const std::vector<SolverCase>& cases() {
   static const std::vector<SolverCase> c = {
-      {"admm-ccp", "admm-ccp", {}},
-      {"apgd", "apgd", {}},
-      {"pgs-ccp(de_saxce=0)", "pgs-ccp", {{"de_saxce", 0.0}}},
-      {"admm-ncp-sa", "admm-ncp-sa", {}},
-      {"nbgs", "nbgs", {}},
-      {"ngn", "ngn", {}},
+      {"admm-ccp", "admm-ccp", true},
+      {"apgd", "apgd", true},
+      {"pgs-ccp(de_saxce=0)", "pgs-ccp", false},
+      {"admm-ncp-sa", "admm-ncp-sa", true},
+      {"nbgs", "nbgs", true},
+      {"ngn", "ngn", true},
   };
   return c;
 }
@@ -88,7 +88,8 @@ ExperimentResult ccp_vs_ncp(const ExperimentOptions& o) {
     for (const SolverCase& c : cases()) {
       SimSettings st = scene.settings;
       st.solver = c.solver;
-      st.solver_settings.params = c.params;
+      reset_solver_params(st.solver_settings);
+      st.solver_settings.pgs.de_saxce = c.de_saxce;
       st.solver_settings.max_iters = 1000;
       const bool ccp = solves_ccp(c.solver, st.solver_settings);
       const double x0 = scene.initial.r[0].x();

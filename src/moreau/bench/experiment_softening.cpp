@@ -21,16 +21,14 @@ struct Config {
   std::string label;
   bool soft;
   std::string solver;
-  std::map<std::string, double, std::less<>> params;
+  bool de_saxce = true;  // pgs-ccp: false solves the CCP (PgsSettings::de_saxce)
 };
 
 const std::vector<Config>& configs() {
   static const std::vector<Config> c = {
-      {"soft pgs-ccp(de_saxce=0)", true, "pgs-ccp", {{"de_saxce", 0.0}}},
-      {"soft apgd", true, "apgd", {}},
-      {"hard pgs-ccp(de_saxce=0)", false, "pgs-ccp", {{"de_saxce", 0.0}}},
-      {"hard apgd", false, "apgd", {}},
-      {"hard admm-ncp-sa", false, "admm-ncp-sa", {}},
+      {"soft pgs-ccp(de_saxce=0)", true, "pgs-ccp", false},  {"soft apgd", true, "apgd", true},
+      {"hard pgs-ccp(de_saxce=0)", false, "pgs-ccp", false}, {"hard apgd", false, "apgd", true},
+      {"hard admm-ncp-sa", false, "admm-ncp-sa", true},
   };
   return c;
 }
@@ -90,7 +88,8 @@ ExperimentResult softening_vs_proximal(const ExperimentOptions& o) {
         SimSettings st = sc->settings;
         st.dt = 1e-3;
         st.solver = c.solver;
-        st.solver_settings.params = c.params;
+        reset_solver_params(st.solver_settings);
+        st.solver_settings.pgs.de_saxce = c.de_saxce;
         st.solver_settings.tol = 1e-8;
         st.solver_settings.max_iters = o.quick ? 300 : 1000;
         if (c.soft) {

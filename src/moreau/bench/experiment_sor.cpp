@@ -63,7 +63,7 @@ ExperimentResult sor_sensitivity(const ExperimentOptions& o) {
         SolverSettings s;
         s.tol = tol;
         s.max_iters = max_iters;
-        s.params["omega"] = omega;
+        s.pgs.omega = omega;
         solve(solver, p, s, WarmStart{}, ws, sol);
         const double natmap = sol.lambda.allFinite() && sol.v_plus.allFinite()
                                   ? ncp_residuals(p, sol.lambda, sol.v_plus, true, scratch).natmap

@@ -32,7 +32,7 @@ ExperimentResult timestep_sweep(const ExperimentOptions& o) {
         SimSettings st = sc->settings;
         st.dt = dt;
         st.solver = solver;
-        st.solver_settings.params.clear();
+        reset_solver_params(st.solver_settings);
         st.solver_settings.tol = 1e-8;
         st.solver_settings.max_iters = o.quick ? 200 : 1000;
         const int steps = static_cast<int>(std::lround(duration / dt));

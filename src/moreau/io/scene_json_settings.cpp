@@ -1,6 +1,7 @@
 // The "settings" object of the JSON scene format: time step, integrator, solver and its settings,
 // stabilization, collision and softening (docs/scene-format.md).
 #include "moreau/io/scene_json_parts.hpp"
+#include "moreau/solvers/solver_params.hpp"
 
 namespace moreau::scene_json {
 
@@ -24,7 +25,8 @@ void read_impedance(const Reader& r, const json& j, const Loc& at, ImpedancePara
     p.dampratio = r.number(*v, at.key("dampratio"), Range::Positive);
 }
 
-void read_solver_settings(const Reader& r, const json& j, const Loc& at, SolverSettings& s) {
+void read_solver_settings(const Reader& r, const json& j, const Loc& at, const SolverInfo& solver,
+                          SolverSettings& s) {
   r.keys(j, at, {"max_iters", "tol", "trace", "params"});
   if (const json* v = Reader::get(j, "max_iters"))
     s.max_iters = r.integer(*v, at.key("max_iters"), 1, 1000000000);
@@ -32,8 +34,21 @@ void read_solver_settings(const Reader& r, const json& j, const Loc& at, SolverS
   if (const json* v = Reader::get(j, "trace")) s.trace = r.boolean(*v, at.key("trace"));
   if (const json* v = Reader::get(j, "params")) {
     if (!v->is_object()) r.fail(at.key("params"), "an object of named numbers", describe(*v));
-    for (auto it = v->begin(); it != v->end(); ++it)
-      s.params[it.key()] = r.number(it.value(), at.key("params").key(it.key()));
+    for (auto it = v->begin(); it != v->end(); ++it) {
+      const Loc pat = at.key("params").key(it.key());
+      const ParamSpec* spec = find_param(solver, it.key());
+      if (!spec)
+        r.fail(pat,
+               "a parameter of solver '" + std::string(solver.name) + "' (" + valid_params(solver) +
+                   ")",
+               "\"" + it.key() + "\"");
+      const double x = r.number(it.value(), pat);
+      if (!set_solver_param(s, solver, it.key(), x).empty())
+        r.fail(
+            pat,
+            std::string(spec->integer ? "a whole number in " : "a number in ") + param_range(*spec),
+            describe(it.value()));
+    }
   }
 }
 
@@ -102,7 +117,8 @@ SimSettings read_settings(const Reader& r, const json& j, const Loc& at) {
   if (const json* v = Reader::get(j, "warm_start"))
     s.warm_start = r.boolean(*v, at.key("warm_start"));
   if (const json* v = Reader::get(j, "solver_settings"))
-    read_solver_settings(r, *v, at.key("solver_settings"), s.solver_settings);
+    read_solver_settings(r, *v, at.key("solver_settings"), *find_solver(s.solver),
+                         s.solver_settings);
   if (const json* v = Reader::get(j, "stabilization"))
     read_stabilization(r, *v, at.key("stabilization"), s.dynamics);
   if (const json* v = Reader::get(j, "implicit_joint_forces"))
@@ -133,7 +149,9 @@ ojson write_settings(const SimSettings& s) {
   ss["tol"] = s.solver_settings.tol;
   ss["trace"] = s.solver_settings.trace;
   ss["params"] = ojson::object();
-  for (const auto& [k, v] : s.solver_settings.params) ss["params"][k] = v;
+  if (const SolverInfo* info = find_solver(s.solver))
+    for (const auto& [k, v] : changed_params(s.solver_settings, *info))
+      ss["params"][std::string(k)] = v;
   const DynamicsSettings& d = s.dynamics;
   ojson& st = o["stabilization"];
   st["beta_joint"] = d.beta_joint;

@@ -149,8 +149,8 @@ Result<Scene> balls_in_cube(const SceneParams& params) {
     radii.push_back(r);
   }
   SimSettings st = paper_settings("ngn", 5e-3);
-  st.warm_start = false;                        // all-stick initialisation (Todorov Sec. IV)
-  st.solver_settings.params["restarts"] = 0.0;  // the paper: keep the last iterate
+  st.warm_start = false;                // all-stick initialisation (Todorov Sec. IV)
+  st.solver_settings.ngn.restarts = 0;  // the paper: keep the last iterate
   st.collision.margin = 0.03;
   return finish_scene(mb, s, 1.0, st);
 }

@@ -41,26 +41,27 @@ AdmmParams read_params(const SolverSettings& s, bool ncp, Penalty penalty) {
   AdmmParams a;
   a.ncp = ncp;
   a.penalty = penalty;
-  a.rho0 = s.param("rho", a.rho0);
-  a.eta = s.param("eta", ncp ? a.eta : 0.0);  // ADMM-CCP: eta = 0 (Sec. 3.8)
-  a.relax = s.param("relaxation", a.relax);
-  a.ratio = s.param("alpha", a.ratio);
-  a.tau_inc = s.param("tau_inc", a.tau_inc);
-  a.tau_dec = s.param("tau_dec", a.tau_dec);
-  a.p0 = s.param("sa_init_exponent", a.p0);
-  a.tau_sa = s.param("sa_exponent", a.tau_sa);
-  a.rho_min = s.param("rho_min", a.rho_min);
-  a.rho_max = s.param("rho_max", a.rho_max);
-  a.update_every = std::max(1, static_cast<int>(s.param("update_every", a.update_every)));
-  a.accel = s.param("accel", 0.0) != 0.0;
-  a.restart = s.param("restart_tol", a.restart);
-  a.backend = static_cast<int>(s.param("backend", a.backend));
-  a.dense_max = static_cast<int>(s.param("dense_max", a.dense_max));
-  a.power_iters = static_cast<int>(s.param("power_iters", a.power_iters));
+  a.rho0 = s.admm.rho;
+  a.eta = s.admm.eta.value_or(ncp ? a.eta : 0.0);  // ADMM-CCP: eta = 0 (Sec. 3.8)
+  a.relax = s.admm.relaxation;
+  a.ratio = s.admm.alpha;
+  a.tau_inc = s.admm.tau_inc;
+  a.tau_dec = s.admm.tau_dec;
+  a.p0 = s.admm.sa_init_exponent;
+  a.tau_sa = s.admm.sa_exponent;
+  a.rho_min = s.admm.rho_min;
+  a.rho_max = s.admm.rho_max;
+  a.update_every = std::max(1, s.admm.update_every);
+  a.accel = s.admm.accel;
+  a.restart = s.admm.restart_tol;
+  a.backend = s.admm.backend;
+  a.dense_max = s.admm.dense_max;
+  a.power_iters = s.admm.power_iters;
   return a;
 }
 
-struct AdmmWorkspace : SolverWorkspace::Slot {
+struct AdmmWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::Admm;
   AdmmLinearSolver linear;
   VecX x, x_prev, y, y_prev, z, z_prev, y_hat, z_hat, s, rhs, v, scratch, e1, e2;
   void resize(int n) {
@@ -161,7 +162,7 @@ void solve_admm(const Problem& p, const SolverSettings& st, const WarmStart& war
     sol.status = SolveStatus::Converged;
     return;
   }
-  auto& w = ws.get<AdmmWorkspace>("admm");
+  auto& w = ws.get<AdmmWorkspace>();
   w.resize(p.nl);
   initialize(p, a, warm, w);
   sol.status = SolveStatus::MaxIterations;

@@ -14,7 +14,8 @@ namespace moreau {
 namespace {
 using namespace first_order;
 
-struct ApgdWorkspace : SolverWorkspace::Slot {
+struct ApgdWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::Apgd;
   // gamma: iterate; y: extrapolated point; Dg = (D+R) gamma, Dy = (D+R) y (kept by linearity).
   // pre: diagonal preconditioner P, one positive scalar per cone block (per row on joints), so
   // that P K = K and the P^-1-metric projection onto K is the Euclidean one.
@@ -47,11 +48,11 @@ double objective(const VecX& x, const VecX& Dx, const VecX& q_f, const VecX& s) 
 
 void solve_apgd(const Problem& p, const SolverSettings& st, const WarmStart& warm,
                 SolverWorkspace& ws, Solution& sol) {
-  auto& w = ws.get<ApgdWorkspace>("apgd");
-  const bool ncp = st.param("ncp", 0.0) != 0.0;
-  const double shrink = st.param("lipschitz_decay", 0.9);  // L <- 0.9 L after each iteration
+  auto& w = ws.get<ApgdWorkspace>();
+  const bool ncp = st.apgd.ncp;
+  const double shrink = st.apgd.lipschitz_decay;  // L <- 0.9 L after each iteration
   w.resize(p.nl);
-  jacobi_scaling(p, st.param("precondition", 1.0) != 0.0, w.pre);
+  jacobi_scaling(p, st.apgd.precondition, w.pre);
   sol.status = SolveStatus::MaxIterations;
   if (warm.empty())
     w.gamma.setZero();

@@ -1,12 +1,13 @@
 #include <Eigen/Cholesky>
 #include <Eigen/SparseCholesky>
 
-#include "moreau/solvers/foundation_solvers.hpp"
+#include "moreau/solvers/pgs_basic_direct.hpp"
 
 namespace moreau {
 
 namespace {
-struct DirectWorkspace : SolverWorkspace::Slot {
+struct DirectWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::Direct;
   MatX A;
   VecX r, Al;  // refinement residual and A lambda
   Eigen::LDLT<MatX> dense;
@@ -31,8 +32,8 @@ void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, S
     sol.status = SolveStatus::Converged;
     return;
   }
-  auto& w = ws.get<DirectWorkspace>("direct");
-  const double rel = s.param("regularization", 1e-10);
+  auto& w = ws.get<DirectWorkspace>();
+  const double rel = s.direct.regularization;
   double dmax = 0.0;
   for (int i = 0; i < p.num_blocks(); ++i)
     dmax = std::max(dmax, p.D.diagonal(i).diagonal().maxCoeff());

@@ -18,7 +18,8 @@ namespace moreau {
 namespace {
 constexpr double kTwoPi = 6.283185307179586476925;
 
-struct LemkeWorkspace : SolverWorkspace::Slot {
+struct LemkeWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::Lemke;
   MatX A, S, X, T, ST, M, Ms;  // M, q: the LCP; Ms, qs: scaled by diag(rs) M diag(zs)
   VecX vhat, q, qs, zs, rs, z, lam_u;
   std::vector<int> rows_j, rows_u;
@@ -143,8 +144,8 @@ void recover_lambda(LemkeWorkspace& w, VecX& lam) {
 void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart&, SolverWorkspace& ws,
                  Solution& sol) {
   if (reject_invalid_problem("lemke", p, sol)) return;
-  const double ndd = s.param("directions", 8.0);
-  const double pivot_factor = s.param("pivot_factor", 10.0);
+  const int nd = s.lemke.directions;
+  const double pivot_factor = s.lemke.pivot_factor;
   if (!(pivot_factor > 0.0) || !std::isfinite(pivot_factor)) {
     sol.status = SolveStatus::Failed;
     sol.message =
@@ -152,15 +153,14 @@ void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart&, So
     sol.lambda.setZero(p.nl);
     return;
   }
-  const int nd = static_cast<int>(ndd);
-  if (nd != ndd || nd < 3 || nd > 1024) {
+  if (nd < 3 || nd > 1024) {
     sol.status = SolveStatus::Failed;
     sol.message =
-        "lemke: parameter 'directions' must be an integer in [3, 1024], got " + std::to_string(ndd);
+        "lemke: parameter 'directions' must be an integer in [3, 1024], got " + std::to_string(nd);
     sol.lambda.setZero(p.nl);
     return;
   }
-  auto& w = ws.get<LemkeWorkspace>("lemke");
+  auto& w = ws.get<LemkeWorkspace>();
   sol.lambda.setZero(p.nl);
   dense_operator(p, w);
   eliminate_joints(p, w);
@@ -170,8 +170,8 @@ void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart&, So
   const int max_pivots =
       static_cast<int>(std::min(1e9, std::max(1.0, std::ceil(pivot_factor * n))));
   int pivots = 0;
-  const lemke::Result r = lemke::solve_lcp(w.Ms, w.qs, w.rs, max_pivots, s.param("pivot_tol", 1e-6),
-                                           w.tableau, w.z, &pivots);
+  const lemke::Result r =
+      lemke::solve_lcp(w.Ms, w.qs, w.rs, max_pivots, s.lemke.pivot_tol, w.tableau, w.z, &pivots);
   sol.iterations = pivots;
   if (r != lemke::Result::Solution) {
     sol.status = SolveStatus::Failed;

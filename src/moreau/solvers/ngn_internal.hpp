@@ -24,7 +24,8 @@ struct BlockState {
   bool edge = false;         // on an edge (active or not)
 };
 
-struct Workspace : SolverWorkspace::Slot {
+struct Workspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::Ngn;
   MatX Am;         // A - I, A = D + R (dense)
   MatX J, JB, HB;  // J (n x n), J B (n x m), B^T H B (m x m, top-left)
   VecX x, xN, xC, xbest, rx, q, gB, stepB, dx, eps, Jeps;

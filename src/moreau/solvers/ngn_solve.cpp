@@ -145,18 +145,14 @@ void solve(const Problem& p, const SolverSettings& st, const WarmStart& warm, So
   Stats& S = stats ? *stats : local;
   S = Stats{};
   if (reject_invalid_problem("ngn", p, sol)) return;
-  const Params prm{st.param("edge_tol", 1e-10),
-                   st.param("lm_factor", 10.0),
-                   st.param("accept_ratio", 0.5),
-                   static_cast<int>(st.param("ls_refine", 1.0)),
-                   static_cast<int>(st.param("restarts", 5.0)),
-                   st.param("warm", 1.0) != 0.0};
+  const Params prm{st.ngn.edge_tol,  st.ngn.lm_factor, st.ngn.accept_ratio,
+                   st.ngn.ls_refine, st.ngn.restarts,  st.ngn.warm};
   sol.lambda.setZero(p.nl);
   if (p.nl == 0) {
     sol.status = SolveStatus::Converged;
     return;
   }
-  auto& w = ws.get<Workspace>("ngn");
+  auto& w = ws.get<Workspace>();
   size_workspace(p, w);
   initial_point(p, warm, prm.warm, w);
   double lm = -1.0;  // Levenberg-Marquardt lambda, set on the first pass (Todorov Sec. III-A)

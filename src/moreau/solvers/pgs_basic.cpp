@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "moreau/ncp/blocks.hpp"
-#include "moreau/solvers/foundation_solvers.hpp"
+#include "moreau/solvers/pgs_basic_direct.hpp"
 
 namespace moreau {
 
@@ -11,7 +11,8 @@ namespace {
 // temporaries on every block update.
 using Block6 = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>;
 
-struct PgsBasicWorkspace : SolverWorkspace::Slot {
+struct PgsBasicWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::PgsBasic;
   std::vector<double> inv;     // per block: D_ii^-1 (row-major, size_i^2), regularized
   std::vector<int> inv_start;  // offset of each block's inverse in inv
   VecX v;                      // scratch velocity of one block
@@ -26,8 +27,8 @@ void invert_diagonal_blocks(const Problem& p, PgsBasicWorkspace& w) {
 
 void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart& warm,
                      SolverWorkspace& ws, Solution& sol) {
-  auto& w = ws.get<PgsBasicWorkspace>("pgs-basic");
-  const double omega = s.param("omega", 1.0);
+  auto& w = ws.get<PgsBasicWorkspace>();
+  const double omega = s.pgs.omega;
   invert_diagonal_blocks(p, w);
   VecX& lam = sol.lambda;
   if (warm.empty())

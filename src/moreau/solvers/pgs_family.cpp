@@ -19,7 +19,8 @@ struct Variant {
   bool early_stop;  // stop on r_f (eq. 160) instead of the residuals (156)-(158)
 };
 
-struct PgsWorkspace : SolverWorkspace::Slot {
+struct PgsWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::Pgs;
   std::vector<double> diag;  // per block: (D + R)_ii, row-major size^2
   std::vector<double> inv;   // per block: its regularized inverse
   std::vector<int> start;    // offset of block i in diag / inv
@@ -205,8 +206,8 @@ double full_residual(const Problem& p, const VecX& lam, bool ncp, PgsWorkspace& 
 
 void run(const Problem& p, const SolverSettings& s, const WarmStart& warm, SolverWorkspace& ws,
          Solution& sol, const Variant& var) {
-  auto& w = ws.get<PgsWorkspace>("pgs-family");
-  prepare_blocks(p, s.param("regularization", 1e-12), w);
+  auto& w = ws.get<PgsWorkspace>();
+  prepare_blocks(p, s.pgs.regularization, w);
   w.v.resize(p.nl);
   w.scratch.resize(p.nl);
   VecX& lam = sol.lambda;
@@ -214,10 +215,10 @@ void run(const Problem& p, const SolverSettings& s, const WarmStart& warm, Solve
     lam.setZero(p.nl);
   else
     lam = warm.lambda;
-  double omega = s.param("omega", 1.0);
-  const double omega_min = s.param("omega_min", omega), decay = s.param("omega_decay", 1.0);
-  const int check_every = std::max(1, static_cast<int>(s.param("check_every", 10)));
-  const double blowup = s.param("blowup", 1e10), es_tol = s.param("es_tol", s.tol);
+  double omega = s.pgs.omega;
+  const double omega_min = s.pgs.omega_min.value_or(omega), decay = s.pgs.omega_decay;
+  const int check_every = std::max(1, s.pgs.check_every);
+  const double blowup = s.pgs.blowup, es_tol = s.pgs.es_tol.value_or(s.tol);
   const bool ncp = !(var.local == LocalKind::Ccp && !var.de_saxce);  // which residual (eq. 163/164)
   const double inertia = var.early_stop ? total_inertia(p, w) : 1.0;
   if (s.trace) sol.trace.reserve(s.max_iters);
@@ -263,7 +264,7 @@ void run(const Problem& p, const SolverSettings& s, const WarmStart& warm, Solve
 
 void solve_pgs_ccp(const Problem& p, const SolverSettings& s, const WarmStart& w,
                    SolverWorkspace& ws, Solution& sol) {
-  run(p, s, w, ws, sol, {LocalKind::Ccp, s.param("de_saxce", 1.0) != 0.0, false});
+  run(p, s, w, ws, sol, {LocalKind::Ccp, s.pgs.de_saxce, false});
 }
 void solve_pgs_ncp(const Problem& p, const SolverSettings& s, const WarmStart& w,
                    SolverWorkspace& ws, Solution& sol) {

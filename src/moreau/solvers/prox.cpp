@@ -27,7 +27,8 @@ namespace {
 using namespace first_order;
 using RowMajorX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-struct ProxWorkspace : SolverWorkspace::Slot {
+struct ProxWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::Prox;
   std::vector<double> inv;     // joints: ((D+R)_jj)^-1 row-major; others: one entry r_j
   std::vector<int> inv_start;  // per block
   VecX lam_good, v, scratch;
@@ -94,12 +95,12 @@ void sweep(const Problem& p, double alpha, ProxWorkspace& w, VecX& lam) {
 
 void solve_prox(const Problem& p, const SolverSettings& st, const WarmStart& warm,
                 SolverWorkspace& ws, Solution& sol) {
-  auto& w = ws.get<ProxWorkspace>("prox");
-  double alpha = st.param("alpha", 1.0);  // relaxation of the r-factors, (0, 2)
-  const double alpha_min = st.param("alpha_min", 1e-3), alpha_max = st.param("alpha_max", 1.0);
-  const double shrink = st.param("shrink", 0.5), grow = st.param("grow", 1.1);
-  const double slow = st.param("slow_ratio", 0.9);  // res_k > slow res_{k-1}: converging slowly
-  const double diverge = st.param("diverge_ratio", 10.0);  // res_k > this * best: diverging
+  auto& w = ws.get<ProxWorkspace>();
+  double alpha = st.prox.alpha;  // relaxation of the r-factors, (0, 2)
+  const double alpha_min = st.prox.alpha_min, alpha_max = st.prox.alpha_max;
+  const double shrink = st.prox.shrink, grow = st.prox.grow;
+  const double slow = st.prox.slow_ratio;        // res_k > slow res_{k-1}: converging slowly
+  const double diverge = st.prox.diverge_ratio;  // res_k > this * best: diverging
   compute_r_factors(p, w);
   VecX& lam = sol.lambda;
   if (warm.empty())

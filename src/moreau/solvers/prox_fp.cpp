@@ -33,7 +33,8 @@ bool reject_invalid_problem(const char* solver, const Problem& p, Solution& sol)
 namespace {
 using RowMajorX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-struct ProxFpWorkspace : SolverWorkspace::Slot {
+struct ProxFpWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::ProxFp;
   std::vector<double> r;     // per block: joints omega G^-1 (row-major), contacts (r_N, r_T)
   std::vector<int> r_start;  // per block
   VecX v, scratch, prev, prev2;
@@ -138,7 +139,7 @@ double natural_map(const Problem& p, const VecX& lam, ProxFpWorkspace& w) {
 }  // namespace
 
 void prox_fp_sweeps(const Problem& p, VecX& lambda, int sweeps, SolverWorkspace& ws) {
-  auto& w = ws.get<ProxFpWorkspace>("prox-fp");
+  auto& w = ws.get<ProxFpWorkspace>();
   compute_r(p, 1.0, 0.0, w);
   for (int k = 0; k < sweeps; ++k) gauss_seidel_sweep(p, w, lambda);
 }
@@ -146,10 +147,10 @@ void prox_fp_sweeps(const Problem& p, VecX& lambda, int sweeps, SolverWorkspace&
 void solve_prox_fp(const Problem& p, const SolverSettings& st, const WarmStart& warm,
                    SolverWorkspace& ws, Solution& sol) {
   if (reject_invalid_problem("prox-fp", p, sol)) return;
-  auto& w = ws.get<ProxFpWorkspace>("prox-fp");
-  const double omega = st.param("omega", 1.0), r_fixed = st.param("r", 0.0);
-  const bool jacobi = st.param("jacobi", 0.0) != 0.0;
-  const double diverge = st.param("diverge_factor", 1e8);
+  auto& w = ws.get<ProxFpWorkspace>();
+  const double omega = st.prox_fp.omega, r_fixed = st.prox_fp.r;
+  const bool jacobi = st.prox_fp.jacobi;
+  const double diverge = st.prox_fp.diverge_factor;
   compute_r(p, omega, r_fixed, w);
   VecX& lam = sol.lambda;
   if (warm.empty())

@@ -1,6 +1,7 @@
 // SAP parameters (Castro et al. 2023, Sec. IV-E, V) and the regularization R and bias vhat of
 // every constraint from physical parameters (Sec. V, eq. 29-30).
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "moreau/solvers/sap.hpp"
@@ -9,17 +10,17 @@ namespace moreau {
 
 SapParameters sap_parameters(const SolverSettings& s) {
   SapParameters prm;
-  prm.stiffness = s.param("stiffness", prm.stiffness);
-  prm.tau_d = s.param("tau_d", prm.tau_d);
-  prm.beta = s.param("beta", prm.beta);
-  prm.sigma = s.param("sigma", prm.sigma);
-  prm.abs_tol = s.param("abs_tol", prm.abs_tol);
+  prm.stiffness = s.sap.stiffness;
+  prm.tau_d = s.sap.tau_d.value_or(std::numeric_limits<double>::quiet_NaN());
+  prm.beta = s.sap.beta;
+  prm.sigma = s.sap.sigma;
+  prm.abs_tol = s.sap.abs_tol;
   prm.rel_tol = s.tol;
   prm.max_iters = s.max_iters;
-  prm.alpha_max = s.param("alpha_max", prm.alpha_max);
-  prm.ls_max_iters = static_cast<int>(s.param("ls_max_iters", prm.ls_max_iters));
-  prm.ls_tol = s.param("ls_tol", prm.ls_tol);
-  prm.cost_stop = s.param("cost_stop", prm.cost_stop ? 1.0 : 0.0) != 0.0;
+  prm.alpha_max = s.sap.alpha_max;
+  prm.ls_max_iters = s.sap.ls_max_iters;
+  prm.ls_tol = s.sap.ls_tol;
+  prm.cost_stop = s.sap.cost_stop;
   return prm;
 }
 

@@ -10,7 +10,8 @@ namespace moreau {
 namespace {
 using sap::Mat6R;
 
-struct SapWorkspace : SolverWorkspace::Slot {
+struct SapWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::Sap;
   SapModel model;
   VecX v, gamma;
   VecX vc, dv, dvc, dp, r, jc, sc;  // sc: scaled vectors for eq. 26
@@ -119,7 +120,7 @@ double exact_line_search(const LineFunction& f, double dl0, const SapParameters&
 SapResult sap_minimize(const Problem& p, const SapParameters& prm, const SapModel& m, VecX& v,
                        VecX& gamma, SolverWorkspace& ws, std::vector<double>* em_trace,
                        std::vector<double>* cost_trace) {
-  auto& w = ws.get<SapWorkspace>("sap");
+  auto& w = ws.get<SapWorkspace>();
   const int n = 6 * p.num_bodies, nl = p.nl;
   resize(gamma, nl);
   resize(w.vc, nl);
@@ -225,7 +226,7 @@ void solve_sap(const Problem& p, const SolverSettings& s, const WarmStart& warm,
   for (const ConstraintBlock& b : p.blocks)
     for (int c = 0; c < 2; ++c)
       if (b.body[c] >= nb) return fail("sap: a constraint block names a body outside the Problem");
-  auto& w = ws.get<SapWorkspace>("sap");
+  auto& w = ws.get<SapWorkspace>();
   sap_model(p, prm, w.model);
   // Warm start (Sec. IV): v = u_free + M^-1 J^T lambda for a given lambda (the previous step's
   // impulses, mapped by id), else the previous velocity u^-.

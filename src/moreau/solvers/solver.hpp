@@ -1,28 +1,18 @@
 #pragma once
 // Solver interface and registry: a solver is looked up by name and is a function of a Problem,
 // settings and an optional warm start (design rule "a solver is a function of a Problem").
-#include <map>
+#include <array>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "moreau/dynamics/problem.hpp"
 #include "moreau/solvers/solution.hpp"
+#include "moreau/solvers/solver_settings.hpp"
 
 namespace moreau {
-
-struct SolverSettings {
-  int max_iters = 1000;
-  double tol = 1e-8;   // L-infinity stopping tolerance (units of velocity: m/s, rad/s)
-  bool trace = false;  // record the residual per iteration in Solution::trace
-  // Solver-specific parameters by name (documented in docs/solvers.md), e.g. "omega" for SOR.
-  std::map<std::string, double, std::less<>> params;
-  double param(std::string_view key, double fallback) const {
-    auto it = params.find(key);
-    return it == params.end() ? fallback : it->second;
-  }
-};
 
 // Initial guess: lambda of length nl, or empty for a cold start (lambda = 0).
 struct WarmStart {
@@ -31,18 +21,43 @@ struct WarmStart {
 };
 
 // Scratch memory a solver may keep between calls for speed only: whatever it holds on entry
-// never changes the result. Solvers hang their own state off `slots` by name.
-struct SolverWorkspace {
-  struct Slot {
-    virtual ~Slot() = default;
-  };
-  std::map<std::string, std::unique_ptr<Slot>, std::less<>> slots;
+// never changes the result. One slot per solver family, indexed by the workspace type's
+// `static constexpr WorkspaceSlot slot`; the type is checked on access, so a slot never hands out
+// memory of another type (a mismatch replaces the slot's content).
+enum class WorkspaceSlot {
+  PgsBasic,
+  Direct,
+  Pgs,
+  Admm,
+  Apgd,
+  Prox,
+  Ngn,
+  Lemke,
+  ProxFp,
+  Sap,
+  Count
+};
+
+class SolverWorkspace {
+ public:
   template <class T>
-  T& get(std::string_view key) {
-    auto it = slots.find(key);
-    if (it == slots.end()) it = slots.emplace(std::string(key), std::make_unique<T>()).first;
-    return static_cast<T&>(*it->second);
+  T& get() {
+    Slot& s = slots_[static_cast<int>(T::slot)];
+    if (s.tag != &type_tag<T>)
+      s = Slot{new T(), [](void* q) { delete static_cast<T*>(q); }, &type_tag<T>};
+    return *static_cast<T*>(s.ptr.get());
   }
+
+ private:
+  template <class T>
+  static constexpr char type_tag = 0;
+  struct Slot {
+    Slot() = default;
+    Slot(void* p, void (*del)(void*), const char* t) : ptr(p, del), tag(t) {}
+    std::unique_ptr<void, void (*)(void*)> ptr{nullptr, [](void*) {}};
+    const char* tag = nullptr;
+  };
+  std::array<Slot, static_cast<int>(WorkspaceSlot::Count)> slots_;
 };
 
 using SolveFn = void (*)(const Problem&, const SolverSettings&, const WarmStart&, SolverWorkspace&,
@@ -53,8 +68,9 @@ struct SolverInfo {
   std::string_view problem;      // "NCP", "CCP", "LCP", "bilateral"
   std::string_view description;  // one line
   SolveFn fn;
-  bool handles_contacts = true;  // false: bilateral-only (e.g. "direct")
-  bool reads_dense = false;      // reads Problem::D_dense when present (else builds none)
+  bool handles_contacts = true;            // false: bilateral-only (e.g. "direct")
+  bool reads_dense = false;                // reads Problem::D_dense when present (else builds none)
+  std::span<const ParamSpec> params = {};  // the parameters it reads (solver_params.hpp)
 };
 
 // All registered solvers in a fixed order.

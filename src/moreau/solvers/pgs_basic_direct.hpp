@@ -1,16 +1,17 @@
 #pragma once
-// The first solvers, so that the loop closes before the families land.
+// The two simplest solvers: plain projected Gauss-Seidel ("pgs") and the bilateral-only direct
+// factorisation ("direct"). Their parameters: SolverSettings::pgs.omega, ::direct.regularization.
 #include "moreau/solvers/solver.hpp"
 
 namespace moreau {
 
 // "pgs": plain projected Gauss-Seidel. Joint blocks solved exactly (D_ii^-1), limits on R_+,
-// contacts with the decoupled NCP local projector (Alg. 3). Parameter: "omega" (SOR, 1).
+// contacts with the decoupled NCP local projector (Alg. 3). Parameter: omega (SOR, 1).
 void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart& w,
                      SolverWorkspace& ws, Solution& sol);
 
 // "direct": bilateral-only problems, D lambda = -v_f by an LDLT of D + eps I (dense for small
-// problems, sparse simplicial LDLT otherwise). Parameter: "regularization" (relative eps, 1e-10).
+// problems, sparse simplicial LDLT otherwise). Parameter: regularization (relative eps, 1e-10).
 void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart& w,
                   SolverWorkspace& ws, Solution& sol);
 
