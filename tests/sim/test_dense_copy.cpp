@@ -2,7 +2,7 @@
 // (SolverInfo::reads_dense), and it equals the block-sparse D it copies.
 #include <gtest/gtest.h>
 
-#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
 #include "moreau/solvers/solver.hpp"
 
