@@ -2,7 +2,10 @@
 // the first-matching-rule order, conditioning of D, FCLib problems without bodies.
 #include <gtest/gtest.h>
 
+#include <Eigen/QR>
+#include <Eigen/SVD>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <set>
 #include <string>
@@ -52,6 +55,34 @@ Problem contacts_on_one_body(int n, int joint_rows, int bodies) {
   return with_bodies(blocks, m, m, VecX::Zero(6 * bodies), VecX::Zero(nl), 1e-3);
 }
 
+// Independent reference for SampleInfo::cond_D: singular values of the dense Delassus (+ R when
+// softened) by Jacobi SVD, condition number over those above 10 n eps sigma_max (the classifier's
+// "non-zero spectrum"). For a symmetric PSD D the singular values are its eigenvalues.
+double svd_condition(const Problem& p) {
+  MatX D;
+  p.D.to_dense(D);
+  if (p.R.size() == p.nl) D.diagonal() += p.R;
+  const VecX s = Eigen::JacobiSVD<MatX>(D).singularValues();  // descending
+  const double tol = 10.0 * p.nl * std::numeric_limits<double>::epsilon() * s[0];
+  double lo = s[0];
+  for (int i = 0; i < s.size(); ++i)
+    if (s[i] > tol) lo = s[i];
+  return s[0] / lo;
+}
+
+// n / 3 contacts over a Delassus Q diag(ev) Q^T, Q a fixed random rotation of R^n.
+Problem contacts_with_spectrum(const VecX& ev) {
+  const int n = static_cast<int>(ev.size());
+  std::mt19937 rng(3);
+  std::normal_distribution<double> g;
+  MatX A(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) A(i, j) = g(rng);
+  const MatX Q = Eigen::HouseholderQR<MatX>(A).householderQ();
+  std::vector<ConstraintBlock> blocks(n / 3, block(ConeKind::Coulomb, 3, 0.5));
+  return from_dense(blocks, Q * ev.asDiagonal() * Q.transpose(), VecX::Zero(n));
+}
+
 }  // namespace
 
 TEST(BenchClassify, CategoryNamesAreDistinct) {
@@ -72,7 +103,14 @@ TEST(BenchClassify, PrimitivesHaveTheRanksOfTableII) {
   EXPECT_EQ(free.joint_rows, 20);
   EXPECT_EQ(free.rank_J, 17);
   EXPECT_EQ(free.category, Category::RedundantJoints);  // rank deficient, d_J < 1
-  EXPECT_TRUE(std::isinf(free.cond_D) || free.cond_D > 0.0);
+  // The loop's 3 redundant rows are dropped from the spectrum: cond_D is the SVD's, finite.
+  ASSERT_TRUE(std::isfinite(free.cond_D));
+  Result<Scene> free_scene = load_scene("fourbar-free");
+  ASSERT_TRUE(free_scene);
+  ProblemBuilder free_builder(free_scene->model);
+  const Problem& free_p = free_builder.build(free_scene->initial, {}, free_scene->settings.dt,
+                                             free_scene->settings.dynamics);
+  EXPECT_NEAR(free.cond_D, svd_condition(free_p), 1e-6 * free.cond_D);
   const SampleInfo nunchuk = classify_initial("nunchuk");
   EXPECT_EQ(nunchuk.rank_J, 6);
   EXPECT_EQ(nunchuk.category, Category::IndependentJoints);
@@ -128,7 +166,60 @@ TEST(BenchClassify, LargeProblemsUseTheLdltEstimateWithTheSameRank) {
   const Spectrum sp = delassus_spectrum(J * J.transpose(), VecX());
   EXPECT_TRUE(sp.estimate);
   EXPECT_EQ(sp.rank, m);
-  EXPECT_GT(sp.cond, 1.0);
+  // The estimate is the pivoted LDLT diagonal: exact for a diagonal matrix. Eigenvalues
+  // 1 .. 250 (each repeated) and a null space of 30 rows: rank n - 30, cond 250.
+  VecX d(n);
+  for (int i = 0; i < n; ++i) d[i] = i < 30 ? 0.0 : 1.0 + (i * 37) % 250;
+  const Spectrum diag = delassus_spectrum(MatX(d.asDiagonal()), VecX());
+  EXPECT_TRUE(diag.estimate);
+  EXPECT_EQ(diag.rank, n - 30);
+  EXPECT_DOUBLE_EQ(diag.cond, 250.0);
+  // Softened by R = 2: every eigenvalue shifts by 2, the null space included: cond 252 / 2.
+  EXPECT_DOUBLE_EQ(delassus_spectrum(MatX(d.asDiagonal()), VecX::Constant(n, 2.0)).cond, 126.0);
+}
+
+TEST(BenchClassify, ConditionOfAConstructedDelassusMatchesTheSvd) {
+  // Full rank: eigenvalues chosen over 4 decades, cond 1e4 exactly.
+  VecX ev(6);
+  ev << 1e3, 50.0, 2.0, 1.0, 0.5, 0.1;
+  const Problem full = contacts_with_spectrum(ev);
+  const SampleInfo a = classify(full);
+  EXPECT_EQ(a.rank_J, 6);
+  EXPECT_NEAR(a.cond_D, 1e4, 1e-8 * 1e4);
+  EXPECT_NEAR(a.cond_D, svd_condition(full), 1e-8 * 1e4);
+  // Rank deficient: three zero eigenvalues leave the spectrum, cond 8 / 0.25 on the rest.
+  ev << 8.0, 3.0, 0.25, 0.0, 0.0, 0.0;
+  const Problem deficient = contacts_with_spectrum(ev);
+  const SampleInfo b = classify(deficient);
+  EXPECT_EQ(b.rank_J, 3);
+  EXPECT_EQ(b.category, Category::DenseContacts);
+  EXPECT_NEAR(b.cond_D, 32.0, 1e-9 * 32.0);
+  EXPECT_NEAR(b.cond_D, svd_condition(deficient), 1e-9 * 32.0);
+  // Softened (R = 0.5 I): D + R has eigenvalues ev + 0.5, full rank, cond 8.5 / 0.5; the rank
+  // stays that of D.
+  Problem soft = deficient;
+  soft.R = VecX::Constant(6, 0.5);
+  const SampleInfo c = classify(soft);
+  EXPECT_EQ(c.rank_J, 3);
+  EXPECT_NEAR(c.cond_D, 17.0, 1e-9 * 17.0);
+  EXPECT_NEAR(c.cond_D, svd_condition(soft), 1e-9 * 17.0);
+  // A diagonal D needs no rotation: cond of diag(5, 5, 5, 0.05, 0.05, 0.05) is 100.
+  std::vector<ConstraintBlock> two(2, block(ConeKind::Coulomb, 3, 0.5));
+  VecX d(6);
+  d << 5.0, 5.0, 5.0, 0.05, 0.05, 0.05;
+  const SampleInfo diag = classify(from_dense(two, MatX(d.asDiagonal()), VecX::Zero(6)));
+  EXPECT_NEAR(diag.cond_D, 100.0, 1e-12 * 100.0);
+}
+
+TEST(BenchClassify, BoxesFixedConditionMatchesTheSvd) {
+  Result<Scene> sc = load_scene("boxes-fixed");
+  ASSERT_TRUE(sc) << sc.error().message();
+  CollisionDetector cd(sc->model);
+  const std::vector<Contact>& c = cd.detect(sc->initial, sc->settings.collision);
+  ProblemBuilder pb(sc->model);
+  const Problem& p = pb.build(sc->initial, c, sc->settings.dt, sc->settings.dynamics);
+  const SampleInfo s = classify(p);
+  EXPECT_NEAR(s.cond_D, svd_condition(p), 1e-6 * s.cond_D);
 }
 
 TEST(BenchClassify, WithoutBodiesOnlyContactsClassify) {

@@ -1,7 +1,8 @@
-// Metrics (eq. 173-176): zero at exact NCP solutions, positive away from them; r_pen against an
-// independent dense computation of f + dt J u+.
+// Metrics (eq. 173-176, 156): zero at constructed NCP solutions, hand-computed values at points
+// off them; r_pen against an independent dense computation of f + dt J u+. No solver is run.
 #include <gtest/gtest.h>
 
+#include <Eigen/QR>
 #include <cmath>
 
 #include "bench/bench_problems.hpp"
@@ -95,57 +96,115 @@ TEST(BenchMetrics, JointOnlyPenetrationEqualsDenseFPlusDtJUplus) {
   ASSERT_GT(p.f.cwiseAbs().maxCoeff(), 1e-4);
   ASSERT_GT(p.nl, 0);
   ASSERT_EQ(p.count(RowKind::Contact) + p.count(RowKind::Limit), 0);
-  SolverSettings st;
-  st.tol = 1e-12;
-  SolverWorkspace ws;
-  Solution sol;
-  ASSERT_TRUE(solve("direct", p, st, {}, ws, sol)) << sol.message;
-  ASSERT_TRUE(sol.converged()) << sol.message;
-  // Independently: u+ = u_free + M^-1 J^T lambda with dense matrices, g = f + dt J u+.
+  // Independently of any solver: u+ = u_free + M^-1 J^T lambda with dense matrices,
+  // g = f + dt J u+, at an arbitrary lambda and at the minimum-norm solution of D lambda = -v_f
+  // (complete orthogonal decomposition of the rank-deficient dense D; joints only: v+ = 0).
   const MatX J = bench_problems::dense_J(p);
   MatX Minv = MatX::Zero(6 * p.num_bodies, 6 * p.num_bodies);
   for (int i = 0; i < p.num_bodies; ++i) Minv.block<6, 6>(6 * i, 6 * i) = p.M[i].inverse();
-  const VecX u_plus = p.u_free + Minv * J.transpose() * sol.lambda;
-  const VecX g = p.f + p.dt * J * u_plus;
-  const double expected = g.cwiseAbs().maxCoeff();
-  const Metrics m = evaluate_metrics(p, sol.lambda, sol.v_plus);
-  EXPECT_NEAR(m.r_pen, expected, 1e-12 * p.f.cwiseAbs().maxCoeff());
-  EXPECT_GT(expected, 1e-6);  // Baumgarte removes only part of the error in one step
-  // Joints solved exactly: the dual and natural-map residuals are the joint velocity error.
+  MatX D;
+  p.D.to_dense(D);
+  const VecX exact = Eigen::CompleteOrthogonalDecomposition<MatX>(D).solve(-p.v_f);
+  const VecX arbitrary = VecX::LinSpaced(p.nl, -1.0, 2.0);
+  for (const VecX& lambda : {exact, arbitrary}) {
+    const VecX u_plus = p.u_free + Minv * J.transpose() * lambda;
+    const VecX g = p.f + p.dt * J * u_plus;
+    const Metrics m = evaluate_metrics(p, lambda, v_plus_of(p, lambda));
+    const double expected = g.cwiseAbs().maxCoeff();
+    EXPECT_NEAR(m.r_pen, expected, 1e-12 * std::max(expected, p.f.cwiseAbs().maxCoeff()));
+  }
+  const Metrics m = evaluate_metrics(p, exact, v_plus_of(p, exact));
+  EXPECT_GT(m.r_pen, 1e-6);  // Baumgarte removes only part of the error in one step
+  // Joint rows: dual residual and natural map are |v+| (eq. 157, 163), 0 at the exact solution.
   EXPECT_LE(m.r_natmap, 1e-9);
+  EXPECT_LE(m.r_dual, 1e-9);
+  EXPECT_EQ(m.r_primal, 0.0);  // R^m: every lambda is primal feasible
+  EXPECT_EQ(m.r_compl, 0.0);   // joint rows carry no complementarity
+  const Metrics ma = evaluate_metrics(p, arbitrary, v_plus_of(p, arbitrary));
+  EXPECT_DOUBLE_EQ(ma.r_natmap, v_plus_of(p, arbitrary).cwiseAbs().maxCoeff());
+  EXPECT_DOUBLE_EQ(ma.r_dual, ma.r_natmap);
 }
 
-TEST(BenchMetrics, BoxOnPlaneSolvedToTightToleranceHasNearZeroResiduals) {
-  Result<Scene> sc = load_scene("box-on-plane");
-  ASSERT_TRUE(sc) << sc.error().message();
-  State s = sc->initial;
-  Simulator sim(sc->model, sc->settings);
-  while (s.t < 0.2) ASSERT_TRUE(sim.step(s)) << sim.error();
-  const Problem& p = sim.problem();
-  ASSERT_EQ(p.count(RowKind::Contact), 4);
-  SolverSettings st;
-  st.tol = 1e-12;
-  st.max_iters = 20000;
-  SolverWorkspace ws;
-  Solution sol;
-  ASSERT_TRUE(solve("nbgs", p, st, {}, ws, sol)) << sol.message;
-  ASSERT_TRUE(sol.converged());
-  const double scale = sol.lambda.cwiseAbs().maxCoeff();
-  const Metrics m = evaluate_metrics(p, sol.lambda, sol.v_plus);
-  EXPECT_LE(m.r_dual, 1e-11);
-  EXPECT_LE(m.r_natmap, 1e-11);
-  EXPECT_LE(m.r_compl, 1e-11 * scale);
-  EXPECT_LE(m.r_primal, 1e-12 * scale);
-  // A perturbed normal impulse makes the box leave the ground (v_n > 0 with lambda_n > 0).
-  VecX l = sol.lambda;
-  l[2] += 0.1 * scale;
-  VecX v(p.nl);
-  p.D.multiply(l.data(), v.data());
-  v += p.v_f;
-  if (p.v_r.size() == p.nl) v -= p.v_r;
-  const Metrics mp = evaluate_metrics(p, l, v);
-  EXPECT_GT(mp.r_natmap, 1e-3 * scale);
-  EXPECT_GT(mp.r_compl, 1e-6 * scale * scale);
+namespace {
+// A joint row, a limit row and a contact (mu = 0.5), in that order; D = I (only r_pen reads D,
+// and this problem has no primal view: r_pen is NaN).
+Problem joint_limit_contact() {
+  using testing_problems::block;
+  return testing_problems::from_dense(
+      {block(ConeKind::Free, 1), block(ConeKind::Orthant, 1), block(ConeKind::Coulomb, 3, 0.5)},
+      MatX::Identity(5, 5), VecX::Zero(5));
+}
+VecX vec5(double a, double b, double c, double d, double e) {
+  VecX x(5);
+  x << a, b, c, d, e;
+  return x;
+}
+}  // namespace
+
+TEST(BenchMetrics, KnownNcpSolutionHasZeroResiduals) {
+  const Problem p = joint_limit_contact();
+  // Joint: any impulse, v = 0. Limit: separating, lambda = 0, v = 0.2. Contact sliding with
+  // v_T = (0.3, 0.4), |v_T| = 0.5, v_n = 0: lambda_T = -mu lambda_n v_T / |v_T| = (-0.6, -0.8)
+  // with lambda_n = 2, so v_hat = (0.3, 0.4, 0.25) lies on the boundary of K*_mu (eq. 14, 51).
+  const VecX lambda = vec5(7.0, 0.0, -0.6, -0.8, 2.0);
+  const VecX v = vec5(0.0, 0.2, 0.3, 0.4, 0.0);
+  const Metrics m = evaluate_metrics(p, lambda, v);
+  EXPECT_LE(m.r_primal, 1e-14);
+  EXPECT_LE(m.r_dual, 1e-14);
+  EXPECT_LE(m.r_compl, 1e-14);
+  EXPECT_LE(m.r_natmap, 1e-14);
+  EXPECT_TRUE(std::isnan(m.r_pen));
+}
+
+TEST(BenchMetrics, PointsOffTheSolutionHaveHandComputedResiduals) {
+  const Problem p = joint_limit_contact();
+  // Joint lambda = 7, v = 0.01: dual = natmap = 0.01 (eq. 157, 163 on R^m).
+  // Limit lambda = 0.3, v = -0.05: primal 0, dual |v - max(0, v)| = 0.05,
+  //   compl |0.3 * -0.05| = 0.015, natmap |0.3 - max(0, 0.3 + 0.05)| = 0.05.
+  // Contact lambda = (0.3, 0, 0.4) outside K_0.5 (|lambda_T| = 0.3 > 0.2), v = (0, 0, 0.1):
+  //   P_K(lambda) = ((0.5 * 0.3 + 0.4) / 1.25) (0.5, 0, 1) = (0.22, 0, 0.44): primal 0.08;
+  //   v_hat = v (no slip) in K*: dual 0; compl lambda . v_hat = 0.04;
+  //   P_K(lambda - v_hat) = P_K(0.3, 0, 0.3) = 0.36 (0.5, 0, 1): natmap |0.3 - 0.18| = 0.12.
+  const VecX lambda = vec5(7.0, 0.3, 0.3, 0.0, 0.4);
+  const VecX v = vec5(0.01, -0.05, 0.0, 0.0, 0.1);
+  const Metrics m = evaluate_metrics(p, lambda, v);
+  EXPECT_NEAR(m.r_primal, 0.08, 1e-15);
+  EXPECT_NEAR(m.r_dual, 0.05, 1e-15);
+  EXPECT_NEAR(m.r_compl, 0.04, 1e-15);
+  EXPECT_NEAR(m.r_natmap, 0.12, 1e-15);
+  // Each block alone: the maxima above come from the block named.
+  const Metrics joint = evaluate_metrics(p, vec5(7.0, 0, 0, 0, 1), vec5(0.01, 0, 0, 0, 0));
+  EXPECT_NEAR(joint.r_dual, 0.01, 1e-15);
+  EXPECT_NEAR(joint.r_natmap, 0.01, 1e-15);
+  EXPECT_EQ(joint.r_compl, 0.0);
+  const Metrics limit = evaluate_metrics(p, vec5(0, 0.3, 0, 0, 1), vec5(0, -0.05, 0, 0, 0));
+  EXPECT_NEAR(limit.r_compl, 0.015, 1e-15);
+  EXPECT_NEAR(limit.r_natmap, 0.05, 1e-15);
+  EXPECT_NEAR(limit.r_dual, 0.05, 1e-15);
+  // A negative limit impulse is primal infeasible by its magnitude.
+  EXPECT_NEAR(evaluate_metrics(p, vec5(0, -0.25, 0, 0, 1), vec5(0, 0.1, 0, 0, 0)).r_primal, 0.25,
+              1e-15);
+}
+
+TEST(BenchMetrics, DeSaxceTermEntersDualComplementarityAndNaturalMap) {
+  const Problem p = joint_limit_contact();
+  // Contact pushing along its axis, lambda = (0, 0, 1), while sliding at v = (0.3, 0.4, 0):
+  // primal feasible, and v alone is complementary to lambda (lambda . v = 0), but the NCP's
+  // v_hat = (0.3, 0.4, 0.25) is not: compl = 0.25. v_hat is on the boundary of K*: dual 0.
+  // P_K(lambda - v_hat) = P_K(-0.3, -0.4, 0.75): |x_T| = 0.5 > 0.375, so it is
+  // ((0.5 * 0.5 + 0.75) / 1.25) (0.5 x_T / |x_T|, 1) = (-0.24, -0.32, 0.8): natmap 0.32.
+  const VecX lambda = vec5(0, 0, 0.0, 0.0, 1.0);
+  const VecX v = vec5(0, 0, 0.3, 0.4, 0.0);
+  const Metrics m = evaluate_metrics(p, lambda, v);
+  EXPECT_EQ(m.r_primal, 0.0);
+  EXPECT_LE(m.r_dual, 1e-15);
+  EXPECT_NEAR(m.r_compl, 0.25, 1e-15);
+  EXPECT_NEAR(m.r_natmap, 0.32, 1e-15);
+  // Approaching the ground (v_n = -0.1) while sliding: v_hat = (0.3, 0.4, 0.15) leaves
+  // K* = K_{1/mu} = K_2 (eq. 151; 2 * 0.15 < 0.5). Its projection onto K_2 is
+  // ((2 * 0.5 + 0.15) / (1 + 4)) (2 x_T / |x_T|, 1) = (0.276, 0.368, 0.23): dual 0.08.
+  const VecX v2 = vec5(0, 0, 0.3, 0.4, -0.1);
+  EXPECT_NEAR(evaluate_metrics(p, lambda, v2).r_dual, 0.08, 1e-15);
 }
 
 TEST(BenchMetrics, WithoutPrimalViewPenetrationIsNaN) {

@@ -31,11 +31,13 @@ struct SceneProblem {
   const Problem* p = nullptr;
 };
 
-SceneProblem build(const std::string& name, bool soft = false) {
+// `perturb` (optional) edits the scene's initial state before collision and assembly.
+SceneProblem build(const std::string& name, bool soft = false, void (*perturb)(State&) = nullptr) {
   SceneProblem sp;
   Result<Scene> sc = load_scene(name);
   EXPECT_TRUE(sc) << sc.error().message();
   sp.scene = std::move(*sc);
+  if (perturb) perturb(sp.scene.initial);
   CollisionDetector cd(sp.scene.model);
   const std::vector<Contact> contacts = cd.detect(sp.scene.initial, sp.scene.settings.collision);
   sp.builder = std::make_unique<ProblemBuilder>(sp.scene.model);
@@ -131,11 +133,20 @@ TEST(SolverScenes, BoxesFixedMassRatio1000) {
   // The resting solution has no sliding: the NCP velocities agree across the three penalties.
   EXPECT_LE((u_ncp[0] - u_ncp[1]).cwiseAbs().maxCoeff(), 1e-6);
   EXPECT_LE((u_ncp[0] - u_ncp[2]).cwiseAbs().maxCoeff(), 1e-6);
-  for (const char* name : {"pgs", "prox", "apgd", "admm-ccp"}) {  // recorded, not asserted
+  // pgs, prox (NCP) and apgd, admm-ccp (CCP) at the same tolerance: each converges, meets its own
+  // problem's natural map (eq. 163 / 164) evaluated here, and (no contact slides at rest, so the
+  // CCP and the NCP agree) gives the NCP solvers' velocities.
+  for (const char* name : {"pgs", "prox", "apgd", "admm-ccp"}) {
     const Solution sol = run(name, p, 1e-8, 20000);
+    const bool ncp = std::string(name) == "pgs" || std::string(name) == "prox";
+    const double natmap = ncp_residuals(p, sol.lambda, sol.v_plus, ncp).natmap;
     std::printf("  boxes-fixed %-12s iterations %6d  status %s  natmap %.1e\n", name,
-                sol.iterations, status_name(sol.status),
-                ncp_residuals(p, sol.lambda, sol.v_plus, true).natmap);
+                sol.iterations, status_name(sol.status), natmap);
+    EXPECT_TRUE(sol.converged()) << name << " " << status_name(sol.status);
+    EXPECT_LE(natmap, 1e-8) << name;
+    VecX u(6 * p.num_bodies);
+    p.velocity_from_impulse(sol.lambda, u);
+    EXPECT_LE((u - u_ncp[1]).cwiseAbs().maxCoeff(), 1e-6) << name;
   }
 }
 
@@ -148,17 +159,73 @@ TEST(SolverScenes, BitIdenticalTwice) {
   }
 }
 
-TEST(SolverScenes, SoftenedProblemsAreSolvedWithDPlusR) {
-  // With softening the regularized NCP has (D + R) lambda + v_f in the complementarity.
-  const SceneProblem sp = build("boxes-fixed", true);
+namespace {
+// boxes-fixed off its rest state: the light box (body 1) 0.2 mm off its weld and spinning, the
+// heavy box sinking 1 mm into the ground and moving: the weld's residual f_J, the contact gaps
+// and J u^- are non-zero, so is the softening bias v_r (eq. 106).
+void boxes_off_rest(State& s) {
+  s.r[1] += Vec3(2e-4, -1e-4, 1e-4);
+  s.u[1] << 0.01, 0.0, -0.02, 0.1, 0.05, 0.0;
+  s.r[0][2] -= 1e-3;
+  s.u[0] << 0.02, 0.01, -0.05, 0.0, 0.0, 0.01;
+}
+// fourbar-free with its loop broken by 1 mm and its links moving: joints only, f_J != 0.
+void fourbar_off_rest(State& s) {
+  s.r[1] += Vec3(1e-3, -2e-3, 0.5e-3);
+  for (size_t b = 0; b < s.u.size(); ++b) s.u[b] << 0.0, 0.01 * b, 0.0, 0.1, -0.05 * b, 0.02;
+}
+// The softened velocity the solvers complement: w = (D + R) lambda + v_f with v_r folded into
+// v_f (eq. 95, 106). Solution::v_plus = D lambda + v_f - v_r (the physical velocity).
+VecX softened_velocity(const Problem& p, const Solution& sol) {
+  return sol.v_plus + p.v_r + p.R.cwiseProduct(sol.lambda);
+}
+}  // namespace
+
+TEST(SolverScenes, SoftenedJointProblemMatchesTheClosedForm) {
+  // Joints only: the softened problem is linear, (D + R) lambda + v_f = 0, with D + R SPD although
+  // the loop makes D singular: lambda = -(D + R)^-1 v_f, by a dense Cholesky here.
+  const SceneProblem sp = build("fourbar-free", true, fourbar_off_rest);
   const Problem& p = *sp.p;
   ASSERT_EQ(p.R.size(), p.nl);
-  VecX w(p.nl);
+  ASSERT_EQ(p.count(RowKind::Contact) + p.count(RowKind::Limit), 0);
+  ASSERT_GT(p.v_r.cwiseAbs().maxCoeff(), 1e-3);  // the bias is there
+  MatX A;
+  p.D.to_dense(A);
+  A.diagonal() += p.R;
+  const VecX exact = -A.llt().solve(p.v_f);
+  const double scale = exact.cwiseAbs().maxCoeff();
+  for (const char* name : kFirstOrder) {
+    const Solution sol = run(name, p, 1e-11);
+    EXPECT_TRUE(sol.converged()) << name;
+    EXPECT_LE((sol.lambda - exact).cwiseAbs().maxCoeff(), 1e-6 * scale) << name;
+    // The physical velocity is v+ = D lambda + v_f - v_r = -R lambda - v_r (eq. 113).
+    EXPECT_LE((sol.v_plus + p.R.cwiseProduct(sol.lambda) + p.v_r).cwiseAbs().maxCoeff(), 1e-9)
+        << name;
+  }
+}
+
+TEST(SolverScenes, SoftenedProblemsAreSolvedWithDPlusR) {
+  // Contacts and a weld off their rest state: v_r != 0. Every solver's answer satisfies the
+  // regularized NCP in (D + R) lambda + v_f (v_r included) to its tolerance, and agrees with an
+  // independent solve: nbgs (the PGS family sweeps D + R) at a tighter tolerance.
+  const SceneProblem sp = build("boxes-fixed", true, boxes_off_rest);
+  const Problem& p = *sp.p;
+  ASSERT_EQ(p.R.size(), p.nl);
+  ASSERT_GT(p.count(RowKind::Contact), 0);
+  ASSERT_GT(p.v_r.cwiseAbs().maxCoeff(), 1e-3);
+  const Solution ref = run("nbgs", p, 1e-12, 200000);
+  ASSERT_TRUE(ref.converged());
+  ASSERT_LE(ncp_residuals(p, ref.lambda, softened_velocity(p, ref), true).natmap, 1e-12);
+  // Without v_r the same lambda is far from a solution: the check below can fail.
+  ASSERT_GT(ncp_residuals(p, ref.lambda, ref.v_plus + p.R.cwiseProduct(ref.lambda), true).natmap,
+            1e-4);
+  const double scale = ref.lambda.cwiseAbs().maxCoeff();
   for (const char* name : {"admm-ncp-fp", "admm-ncp-la", "admm-ncp-sa", "prox"}) {
     const Solution sol = run(name, p, 1e-9);
     EXPECT_TRUE(sol.converged()) << name;
-    w = sol.v_plus + p.R.cwiseProduct(sol.lambda);
-    EXPECT_LE(ncp_residuals(p, sol.lambda, w, true).natmap, 1e-9) << name;
+    EXPECT_LE(ncp_residuals(p, sol.lambda, softened_velocity(p, sol), true).natmap, 1e-9) << name;
+    // D + R is SPD: one solution (the contacts' friction cones are uncoupled enough here).
+    EXPECT_LE((sol.lambda - ref.lambda).cwiseAbs().maxCoeff(), 1e-6 * scale) << name;
   }
 }
 

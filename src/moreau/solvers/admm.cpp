@@ -7,6 +7,7 @@
 
 #include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/admm_linear.hpp"
+#include "moreau/solvers/admm_penalty.hpp"
 #include "moreau/solvers/first_order.hpp"
 
 namespace moreau {
@@ -75,18 +76,17 @@ double initial_penalty(const Problem& p, const AdmmParams& a, AdmmWorkspace& w, 
   *kappa = 1.0;
   if (a.penalty != Penalty::Spectral) return a.rho0;
   const double L = largest_eigenvalue(p, a.power_iters, w.e1, w.e2);
-  const double m = a.eta > 0.0 ? a.eta : 1e-6;
-  *kappa = std::max(1.0, L / m);
-  return std::sqrt(std::max(L, m) * m) * std::pow(*kappa, a.p0);
+  return admm_penalty::spectral_initial(L, a.eta > 0.0 ? a.eta : 1e-6, a.p0, kappa);
 }
 
 // Penalty update (eq. 171 LA, eq. 172b SA); returns the new penalty.
 double update_penalty(const AdmmParams& a, double rho, double kappa, double rp, double rd) {
-  const bool up = rp > a.ratio * rd, down = rd > a.ratio * rp;
-  if (!up && !down) return rho;
+  if (!(rp > a.ratio * rd) && !(rd > a.ratio * rp)) return rho;  // balanced: no update
   double next = rho;
-  if (a.penalty == Penalty::Linear) next = up ? rho * a.tau_inc : rho / a.tau_dec;
-  if (a.penalty == Penalty::Spectral) next = rho * std::pow(kappa, up ? a.tau_sa : -a.tau_sa);
+  if (a.penalty == Penalty::Linear)
+    next = admm_penalty::linear_update(rho, rp, rd, a.ratio, a.tau_inc, a.tau_dec);
+  if (a.penalty == Penalty::Spectral)
+    next = admm_penalty::spectral_update(rho, kappa, rp, rd, a.ratio, a.tau_sa);
   return std::clamp(next, a.rho_min, a.rho_max);
 }
 

@@ -1,7 +1,9 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "moreau/ncp/blocks.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/pgs_basic_direct.hpp"
 
 namespace moreau {
@@ -16,6 +18,7 @@ struct PgsBasicWorkspace {
   std::vector<double> inv;     // per block: D_ii^-1 (row-major, size_i^2), regularized
   std::vector<int> inv_start;  // offset of each block's inverse in inv
   VecX v;                      // scratch velocity of one block
+  VecX v_full, scratch;        // D lambda + v_f and residual scratch (nl), for the final check
 };
 
 // D_ii^-1 for every block (joints need the full block; others use the diagonal only): D alone,
@@ -97,7 +100,23 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
       break;
     }
     if (change <= s.tol) {
-      sol.status = SolveStatus::Converged;
+      // A small sweep is not a solution by itself (tiny omega, slow coupling): converged only when
+      // the natural map (eq. 163, De Saxce-augmented: the fixed points of Alg. 3 are NCP
+      // solutions) is within tol too; otherwise the iteration stalled. Stops here either way.
+      w.v_full.resize(p.nl);
+      w.scratch.resize(p.nl);
+      p.D.multiply(lam.data(), w.v_full.data());
+      w.v_full += p.v_f;
+      const double natmap = ncp_residuals(p, lam, w.v_full, true, w.scratch).natmap;
+      if (natmap <= s.tol) {
+        sol.status = SolveStatus::Converged;
+      } else {
+        sol.status = SolveStatus::MaxIterations;
+        char msg[128];
+        std::snprintf(msg, sizeof msg, "stalled: sweep change %.3g <= tol, natural map %.3g > tol",
+                      change, natmap);
+        sol.message = msg;
+      }
       break;
     }
   }

@@ -9,7 +9,7 @@ namespace moreau {
 
 enum class SolveStatus : uint8_t {
   Converged,      // stopping test met
-  MaxIterations,  // iteration cap reached; lambda is the last iterate
+  MaxIterations,  // iteration cap reached, or stalled short of tol (message says); last iterate
   Diverged,       // iterates blew up or became non-finite; lambda is not an answer
   Failed,         // the method cannot proceed (factorization failed, ray termination, ...)
 };
