@@ -6,6 +6,7 @@
 #include <string>
 
 #include "moreau/math/cones.hpp"
+#include "moreau/solvers/local_mdp.hpp"
 #include "moreau/solvers/local_solvers.hpp"
 #include "moreau/solvers/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
@@ -16,7 +17,14 @@ using test::single_contact;
 
 namespace {
 
-const char* const kFamily[] = {"pgs-ccp", "pgs-ncp", "nbgs", "raisim", "raisim-ds", "raisim-ds-es"};
+const char* const kFamily[] = {"pgs-ccp", "pgs-ncp",   "nbgs",        "nbgs-exact",
+                               "raisim",  "raisim-ds", "raisim-ds-es"};
+
+// nbgs and raisim solve the local QCP (eq. 152), which is not the Coulomb law when D_kk couples
+// the normal and the tangent directions (solvers/local_mdp.hpp).
+bool qcp_member(const std::string& name) {
+  return name == "nbgs" || name == "raisim";
+}
 
 Solution run(const std::string& name, const Problem& p, double tol = 1e-12, SolverSettings s = {}) {
   s.tol = tol;
@@ -40,10 +48,10 @@ Mat3 coupled_G() {
 class Family : public ::testing::TestWithParam<const char*> {};
 
 void expect_lambda(const char* name, const Problem& p, const Vec3& expected) {
-  // raisim-ds-es stops on the objective plateau (eq. 160): ask for a plateau near rounding level
-  // (|f| ~ 1 here), which pins lambda to ~1e-14.
+  // raisim-ds-es stops on the objective plateau (eq. 160): a velocity tolerance es_tol = 1e-10
+  // bounds the last sweep's velocity change by 1e-10.
   SolverSettings s;
-  s.params["es_tol"] = 1e-14;
+  s.params["es_tol"] = 1e-10;
   const Solution sol = run(name, p, 1e-12, s);
   EXPECT_TRUE(sol.converged()) << name << ": " << status_name(sol.status);
   EXPECT_LE((sol.lambda - expected).cwiseAbs().maxCoeff(), 1e-8)
@@ -73,11 +81,25 @@ TEST_P(Family, SingleContactSliding) {
 TEST_P(Family, SingleContactSlidingObliqueCoupled) {
   // Full SPD block with normal-tangent coupling: the Coulomb answer from its definition
   // (v_n = 0, |lambda_t| = mu lambda_n, v_t = -beta lambda_t / |lambda_t|) is checked through
-  // the NCP natural map, and every solver must agree with the exact local solver.
+  // the NCP natural map, and every NCP solver must agree with the exact local solver; nbgs and
+  // raisim stop at the QCP's point instead (test_local_mdp.cpp).
   const Mat3 G = coupled_G();
   const Vec3 vf(1.5, -2.0, -1.0);
   const double mu = 0.4;
   const Problem p = single_contact(G, vf, mu);
+  if (qcp_member(GetParam())) {
+    const auto q = local::mdp(G, G.inverse(), vf, Vec3::Zero(), mu, local::Qcp::Bisection);
+    SolverSettings s;
+    s.max_iters = 50;
+    s.tol = 1e-12;
+    SolverWorkspace ws;
+    Solution sol;
+    ASSERT_TRUE(solve(GetParam(), p, s, {}, ws, sol));
+    EXPECT_EQ(sol.status, SolveStatus::MaxIterations);
+    EXPECT_LE((sol.lambda - q.lambda).cwiseAbs().maxCoeff(), 1e-10);
+    EXPECT_GT(natmap(p, sol), 1e-3);
+    return;
+  }
   const local::ExactResult ex =
       local::exact(G, G.inverse(), vf, mu, local::Law::Coulomb, local::Slip::Bisection);
   ASSERT_EQ(ex.kind, local::ExactResult::SlipCase);
@@ -131,7 +153,7 @@ TEST_P(Family, CoupledProblemWithJointAndLimitReachesNcp) {
                                         D, vf);
   const std::string name = GetParam();
   SolverSettings s;
-  s.params["es_tol"] = 1e-30;
+  s.params["es_tol"] = 1e-10;
   if (name == "pgs-ncp") {
     // The decoupled projector (Alg. 3) ignores the normal-tangent coupling of D_kk and falls
     // into a period-2 cycle here: it must say so, and under-relaxation restores convergence.
@@ -139,6 +161,15 @@ TEST_P(Family, CoupledProblemWithJointAndLimitReachesNcp) {
     EXPECT_EQ(bad.status, SolveStatus::MaxIterations) << status_name(bad.status);
     EXPECT_GT(natmap(p, bad), 1e-3);
     s.params["omega"] = 0.5;
+  }
+  if (qcp_member(name)) {  // the local QCP's fixed point is not the NCP's under coupling
+    s.max_iters = 500;
+    SolverWorkspace ws;
+    Solution bad;
+    ASSERT_TRUE(solve(name, p, s, {}, ws, bad));
+    EXPECT_EQ(bad.status, SolveStatus::MaxIterations) << status_name(bad.status);
+    EXPECT_GT(natmap(p, bad), 1e-3);
+    return;
   }
   const Solution sol = run(name, p, 1e-9, s);
   if (name == "raisim-ds-es") {
@@ -201,10 +232,13 @@ TEST(PgsFamily, BilateralAgreesWithDirect) {
   const Solution ref = run("direct", p);
   for (const char* name : kFamily) {
     SolverSettings s;
-    s.params["es_tol"] = 1e-26;  // raisim-ds-es: plateau of f at the rounding level
+    s.params["es_tol"] = 1e-12;  // raisim-ds-es: sweeps that change v by <= 1e-12
     const Solution sol = run(name, p, 1e-11, s);
     EXPECT_TRUE(sol.converged()) << name;
-    EXPECT_LE(sol.v_plus.cwiseAbs().maxCoeff(), 1e-10) << name;
+    // The objective resolves velocity changes only down to about sqrt(1e-14 |f| L) (its rounding
+    // level, pgs_family.cpp): the plateau test stops there.
+    const bool es = std::string(name) == "raisim-ds-es";
+    EXPECT_LE(sol.v_plus.cwiseAbs().maxCoeff(), es ? 1e-7 : 1e-10) << name;
     EXPECT_LE((sol.lambda - ref.lambda).cwiseAbs().maxCoeff(), 1e-7) << name;
   }
 }
@@ -226,7 +260,7 @@ TEST(PgsFamily, OmegaDecayStillConverges) {
   s.params["omega"] = 1.5;
   s.params["omega_min"] = 1.0;
   s.params["omega_decay"] = 0.9;
-  const Solution sol = run("raisim", p, 1e-12, s);
+  const Solution sol = run("raisim-ds", p, 1e-12, s);
   EXPECT_TRUE(sol.converged());
   EXPECT_LE(natmap(p, sol), 1e-10);
 }

@@ -25,7 +25,7 @@ const std::vector<SolverCase>& cases() {
       {"apgd", "apgd", {}},
       {"pgs-ccp(de_saxce=0)", "pgs-ccp", {{"de_saxce", 0.0}}},
       {"admm-ncp-sa", "admm-ncp-sa", {}},
-      {"nbgs", "nbgs", {}},
+      {"nbgs-exact", "nbgs-exact", {}},
       {"ngn", "ngn", {}},
   };
   return c;
