@@ -2,6 +2,7 @@
 // coupled problems, bilateral agreement with the direct solver, determinism, divergence.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -263,4 +264,82 @@ TEST(PgsFamily, OmegaDecayStillConverges) {
   const Solution sol = run("raisim-ds", p, 1e-12, s);
   EXPECT_TRUE(sol.converged());
   EXPECT_LE(natmap(p, sol), 1e-10);
+}
+
+namespace {
+// A column of n unit-mass bodies on the ground, contact i between body i - 1 (ground for i = 0)
+// and body i, translations only: D = J M^-1 J^T is block tridiagonal (2 I on the diagonal, -I
+// off it) and every body falls at g dt = 0.0981 m/s. Gauss-Seidel needs O(n^2) sweeps.
+Problem falling_stack(int n) {
+  MatX D = MatX::Zero(3 * n, 3 * n);
+  for (int i = 0; i < n; ++i) {
+    D.block<3, 3>(3 * i, 3 * i) = (i == 0 ? 1.0 : 2.0) * Mat3::Identity();
+    if (i + 1 < n) {
+      D.block<3, 3>(3 * i, 3 * i + 3) = -Mat3::Identity();
+      D.block<3, 3>(3 * i + 3, 3 * i) = -Mat3::Identity();
+    }
+  }
+  VecX vf = VecX::Zero(3 * n);
+  vf[2] = -0.0981;  // only the ground contact approaches; the others move together
+  vf[0] = 0.02;     // and the bottom body slides a little
+  std::vector<test::BlockSpec> specs(n, {ConeKind::Coulomb, 3, 0.5});
+  return test::dense_problem(specs, D, vf);
+}
+}  // namespace
+
+TEST(RaisimDsEs, StopsOnThePlateau) {
+  // Default es_tol = tol: the sweep's objective change bounds every block's velocity change by
+  // tol (plateau_level); the stop comes where raisim-ds's residual test is met, give or take.
+  const MatX D = test::random_delassus(12, 3, 7);
+  VecX vf(12);
+  for (int k = 0; k < 12; ++k) vf[k] = k % 3 == 2 ? -1.0 - 0.1 * k : 0.3 * std::sin(k);
+  const Problem p = test::dense_problem({{ConeKind::Coulomb, 3, 0.5},
+                                         {ConeKind::Coulomb, 3, 0.3},
+                                         {ConeKind::Coulomb, 3, 0.8},
+                                         {ConeKind::Coulomb, 3, 0.1}},
+                                        D, vf);
+  SolverSettings s;
+  s.tol = 1e-6;
+  s.max_iters = 5000;
+  s.trace = true;
+  SolverWorkspace ws;
+  Solution es, ds;
+  ASSERT_TRUE(solve("raisim-ds-es", p, s, {}, ws, es));
+  ASSERT_TRUE(solve("raisim-ds", p, s, {}, ws, ds));
+  ASSERT_TRUE(ds.converged());
+  EXPECT_TRUE(es.converged()) << status_name(es.status);
+  EXPECT_LE(natmap(p, es), 1e-6);
+  EXPECT_LE(es.iterations, 2 * ds.iterations);
+  // The trace is r_f per sweep; it was above the level before the stop.
+  ASSERT_EQ(es.trace.size(), static_cast<size_t>(es.iterations));
+  EXPECT_EQ(es.trace.back(), es.residual);
+  EXPECT_GT(es.trace[es.trace.size() - 2], es.residual);
+}
+
+TEST(RaisimDsEs, DoesNotStopEarlyOnASlowStack) {
+  const Problem p = falling_stack(20);
+  SolverSettings s;
+  s.tol = 1e-6;
+  s.max_iters = 20000;
+  s.trace = true;
+  SolverWorkspace ws;
+  Solution es, ds;
+  ASSERT_TRUE(solve("raisim-ds", p, s, {}, ws, ds));
+  ASSERT_TRUE(solve("raisim-ds-es", p, s, {}, ws, es));
+  ASSERT_TRUE(ds.converged());
+  ASSERT_GT(ds.iterations, 200);  // slow indeed
+  EXPECT_TRUE(es.converged());
+  EXPECT_GT(es.iterations, ds.iterations / 2);
+  EXPECT_LE(natmap(p, es), 1e-5);
+  // r_f compared directly with the velocity tolerance (the former default) would have stopped
+  // after a fraction of the sweeps, far from the solution.
+  const auto early =
+      std::find_if(es.trace.begin(), es.trace.end(), [](double r) { return r <= 1e-6; });
+  ASSERT_NE(early, es.trace.end());
+  const int old_stop = static_cast<int>(early - es.trace.begin()) + 1;
+  EXPECT_LT(old_stop, ds.iterations / 4);
+  s.max_iters = old_stop;
+  Solution cut;
+  ASSERT_TRUE(solve("raisim-ds-es", p, s, {}, ws, cut));
+  EXPECT_GT(natmap(p, cut), 100 * s.tol);
 }
