@@ -280,8 +280,10 @@ MdpResult mdp(const Mat3& G, const Mat3& Ginv, const Vec3& b, const Vec3& s, dou
       const double nu0 = std::max(0.0, -P.grad(y0).dot(n) / std::max(n.squaredNorm(), 1e-300));
       const Mat2 C = Mat2::Identity() - mu * mu * P.beta * P.beta.transpose();
       const double scale = y0.norm();  // C y + k = |y| grad phi on the boundary
-      best.offer(P, kkt_newton(P, C, mu * mu * P.alpha * P.beta, -mu * mu * P.alpha * P.alpha, y0,
+      Best warm;  // kept only when accepted: a point just outside the section has a lower q
+      warm.offer(P, kkt_newton(P, C, mu * mu * P.alpha * P.beta, -mu * mu * P.alpha * P.alpha, y0,
                                nu0 / std::max(scale, 1e-300), 6));
+      if (accepted(P, warm)) best = warm;
     }
     if (!accepted(P, best)) slip_quartic(P, best);
     r.fallback = !accepted(P, best);
