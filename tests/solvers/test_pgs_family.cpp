@@ -316,7 +316,7 @@ TEST(RaisimDsEs, StopsOnThePlateau) {
   EXPECT_GT(es.trace[es.trace.size() - 2], es.residual);
 }
 
-TEST(RaisimDsEs, DoesNotStopEarlyOnASlowStack) {
+TEST(RaisimDsEs, DoesNotStopEarlyOnATallStack) {
   const Problem p = falling_stack(20);
   SolverSettings s;
   s.tol = 1e-6;
