@@ -129,12 +129,11 @@ struct Case {
 };
 
 // Measured (Siconos 4.4 NSGS tol 1e-14; moreau tol 1e-10; |du|, |dr| relative to max(|q|, |r|)):
-//   LMGC PerioBox (60 c.): NSGS 1972 it. natmap 4e-15; nbgs-exact 1080 it. natmap 9e-11, |du|
-//   6e-16,
-//     |dr| 5e-9; admm-ncp-sa does not converge in 20000 it. (natmap 3e-4, |du| 4e-8, |dr| 0.6).
-//   Box_Stacks (82 c., redundant): NSGS 62 it.; nbgs-exact 30 it. |du| 1e-8 |dr| 2e-8; admm-ncp-sa
-//   79
-//     it. |du| 3e-8 but |dr| 4e-2: r is not unique, u is.
+//   LMGC PerioBox (60 c.): NSGS 1972 it. natmap 4e-15; nbgs-exact 1080 it. natmap 9e-11,
+//     |du| 6e-16, |dr| 5e-9; admm-ncp-sa does not converge in 20000 it. (natmap 3e-4, |du| 4e-8,
+//     |dr| 0.6).
+//   Box_Stacks (82 c., redundant): NSGS 62 it.; nbgs-exact 30 it. |du| 1e-8 |dr| 2e-8;
+//     admm-ncp-sa 79 it. |du| 3e-8 but |dr| 4e-2: r is not unique, u is.
 //   spheres (256 c.): neither GS converges in 20000 sweeps (natmap 5.1e-7 for both); after the
 //     same 1000 sweeps NSGS and nbgs-exact (both Gauss-Seidel with exact local solves, contacts in
 //     file order) give natmap 9.738e-7 both, |du| 2e-8, |dr| 2e-9; admm-ncp-sa natmap 2e-2.

@@ -77,8 +77,7 @@ bool solve(std::string_view name, const Problem& p, const SolverSettings& s, con
   // v+ = D lambda + v_f (eq. 13), computed here once for every solver.
   p.D.multiply(sol.lambda.data(), sol.v_plus.data());
   sol.v_plus += p.v_f;
-  // With softening, v_f holds the regulation bias v_r (eq. 106); the physical velocity is without
-  // it.
+  // With softening, v_f holds the regulation bias v_r (eq. 106); the physical velocity is without it.
   if (p.v_r.size() == p.nl) sol.v_plus -= p.v_r;
   if (!sol.lambda.allFinite() || !sol.v_plus.allFinite()) {
     sol.status = SolveStatus::Diverged;
