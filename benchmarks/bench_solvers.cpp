@@ -151,6 +151,7 @@ void BM_SweepBoxStack(benchmark::State& bs, const char* solver) {
 BENCHMARK_CAPTURE(BM_Sweep, pgs_ccp, "pgs-ccp");
 BENCHMARK_CAPTURE(BM_Sweep, pgs_ncp, "pgs-ncp");
 BENCHMARK_CAPTURE(BM_Sweep, nbgs, "nbgs");
+BENCHMARK_CAPTURE(BM_Sweep, nbgs_exact, "nbgs-exact");
 BENCHMARK_CAPTURE(BM_Sweep, raisim, "raisim");
 BENCHMARK_CAPTURE(BM_Sweep, raisim_ds, "raisim-ds");
 BENCHMARK(BM_BareRowLoop);
@@ -158,6 +159,7 @@ BENCHMARK(BM_Multiply);
 BENCHMARK_CAPTURE(BM_ToTol, pgs_ccp, "pgs-ccp");
 BENCHMARK_CAPTURE(BM_ToTol, pgs_ncp, "pgs-ncp");
 BENCHMARK_CAPTURE(BM_ToTol, nbgs, "nbgs");
+BENCHMARK_CAPTURE(BM_ToTol, nbgs_exact, "nbgs-exact");
 BENCHMARK_CAPTURE(BM_ToTol, raisim, "raisim");
 BENCHMARK_CAPTURE(BM_ToTol, raisim_ds, "raisim-ds");
 BENCHMARK_CAPTURE(BM_ToTol, raisim_ds_es, "raisim-ds-es");

@@ -21,7 +21,7 @@ namespace moreau::cli {
 namespace {
 
 struct SolveOptions {
-  std::string file, solver = "nbgs", warm, lambda_out;
+  std::string file, solver = "nbgs-exact", warm, lambda_out;
   double tol = 1e-8;
   int max_iters = 1000;
   std::vector<std::string> params;
@@ -138,6 +138,7 @@ void run_solve(const SolveOptions& o) {
                                 {"status", status_name(sol.status)},
                                 {"converged", sol.converged()},
                                 {"iterations", sol.iterations},
+                                {"fallbacks", sol.fallbacks},
                                 {"solve_time_s", sol.solve_time_s},
                                 {"residual", sol.residual},
                                 {"tol", s.tol},
@@ -184,7 +185,7 @@ void add_solve(CLI::App& app) {
       "failed; 2 bad input. See docs/solvers.md.");
   cmd->add_option("file", o->file, "FCLib problem (.hdf5) or moreau Problem dump (.mprob)")
       ->required();
-  cmd->add_option("--solver", o->solver, "solver name (default nbgs)");
+  cmd->add_option("--solver", o->solver, "solver name (default nbgs-exact)");
   cmd->add_option("--tol", o->tol, "stopping tolerance, L-inf (default 1e-8)");
   cmd->add_option("--max-iter", o->max_iters, "iteration cap (default 1000)");
   cmd->add_option(

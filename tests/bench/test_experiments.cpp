@@ -123,7 +123,7 @@ TEST(BenchExperiments, SofteningDriftsAndHardConstraintsDoNot) {
 TEST(BenchExperiments, TimestepSweepIsFirstOrderOnTheFourbar) {
   const ExperimentResult r = timestep_sweep(kQuick);
   const Table& t = table(r, "timestep-sweep");
-  for (const std::string solver : {"admm-ncp-sa", "nbgs", "apgd"}) {
+  for (const std::string solver : {"admm-ncp-sa", "nbgs-exact", "apgd"}) {
     SCOPED_TRACE(solver);
     const std::vector<size_t> rows = t.where({{"system", "fourbar-fixed"}, {"solver", solver}});
     ASSERT_EQ(rows.size(), 4u);  // dt = 1, 2, 5, 10 ms

@@ -155,13 +155,14 @@ TEST(BenchReport, WritesEveryFile) {
   const auto err = write_report(f.in);
   ASSERT_FALSE(err.has_value()) << err->message();
 
-  // results.csv: header + one row per run, 28 columns, numbers that round-trip.
+  // results.csv: header + one row per run, 29 columns, numbers that round-trip.
   const auto csv = parse_csv(read(dir / "results.csv"));
   ASSERT_EQ(csv.size(), f.runs.size() + 1);
   const std::vector<std::string>& head = csv[0];
-  ASSERT_EQ(head.size(), 28u);
+  ASSERT_EQ(head.size(), 29u);
   EXPECT_EQ(head[1], "system");
-  EXPECT_EQ(head.back(), "message");
+  EXPECT_EQ(head[27], "message");
+  EXPECT_EQ(head.back(), "fallbacks");
   auto col = [&](const std::string& name) {
     return size_t(std::find(head.begin(), head.end(), name) - head.begin());
   };

@@ -58,6 +58,7 @@ TEST(CliSolve, SlidingContactJsonAndWarmStart) {
   EXPECT_LE(j["r_natmap"].get<double>(), 1e-10);
   for (const char* k : {"iterations", "solve_time_s", "r_primal", "r_dual", "r_compl"})
     EXPECT_TRUE(j.contains(k)) << k;
+  EXPECT_EQ(j["fallbacks"], 0);  // raisim's bisection has no fallback
   // Analytic answer [-0.5, 0, 1]; the warm start from it converges in one sweep.
   const auto l = nlohmann::json::parse(test::read_file(lam))["lambda"].get<std::vector<double>>();
   ASSERT_EQ(l.size(), 3u);

@@ -304,7 +304,7 @@ TEST(FclibShared, BoxStacksGlobalProblem) {
   s.max_iters = 2000;
   SolverWorkspace ws;
   Solution sol;
-  ASSERT_TRUE(solve("nbgs", p, s, {}, ws, sol));
+  ASSERT_TRUE(solve("nbgs-exact", p, s, {}, ws, sol));
   EXPECT_TRUE(sol.converged());
   EXPECT_LE(ncp_residuals(p, sol.lambda, sol.v_plus, true).natmap, 1e-9);
 }

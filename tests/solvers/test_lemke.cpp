@@ -137,7 +137,7 @@ TEST(CrossSolver, AgreeOnUniquelySolvableProblems) {
     const Solution ref = run("ngn", p);
     ASSERT_TRUE(ref.converged()) << trial;
     ASSERT_LE(ncp_residuals(p, ref.lambda, ref.v_plus, true).natmap, 1e-10);
-    for (const char* name : {"prox-fp", "prox", "nbgs"}) {
+    for (const char* name : {"prox-fp", "prox", "nbgs-exact"}) {
       const Solution s = run(name, p);
       ASSERT_TRUE(s.converged()) << name << " " << trial << " " << s.message;
       EXPECT_LE((s.v_plus - ref.v_plus).cwiseAbs().maxCoeff(), 1e-8) << name << " " << trial;

@@ -141,12 +141,12 @@ TEST(SolverProperties, CoupledProblemIsCoupledAndSpd) {
 }
 
 TEST(SolverProperties, NcpSolversAgreeWithNbgsOnCoupledProblems) {
-  // nbgs at 1e-12 is the reference; each solver's lambda must satisfy the De Saxce-augmented
+  // nbgs-exact at 1e-12 is the reference; each solver's lambda must satisfy the De Saxce-augmented
   // natural map (eq. 163) evaluated here from the dense D, and agree with the reference.
   ContactStates all;
   for (unsigned seed : {11u, 12u, 13u}) {
     const Problem p = coupled_problem(seed);
-    const Solution ref = run("nbgs", p, 1e-12, 100000);
+    const Solution ref = run("nbgs-exact", p, 1e-12, 100000);
     ASSERT_TRUE(ref.converged()) << seed;
     ASSERT_LE(ncp_residuals(p, ref.lambda, velocity(p, ref.lambda), true).natmap, 1e-11);
     const ContactStates cs = contact_states(p, ref.lambda, velocity(p, ref.lambda));
@@ -243,7 +243,9 @@ TEST(AdmmPenalty, SpectralInitialPenaltyOnAKnownSpectrum) {
 }
 
 namespace {
-const char* kPgsFamily[] = {"pgs-ccp", "pgs-ncp", "nbgs", "raisim", "raisim-ds", "pgs"};
+// nbgs and raisim (the report's maximum-dissipation local solves) are left out: on these coupled
+// problems they stall away from the NCP solution by design (docs/solvers.md).
+const char* kPgsFamily[] = {"pgs-ccp", "pgs-ncp", "nbgs-exact", "raisim-ds", "pgs"};
 }
 
 TEST(SolverProperties, PgsFamilyWarmStartFromTheSolutionTakesOneSweep) {

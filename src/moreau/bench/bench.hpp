@@ -122,6 +122,7 @@ struct RunResult {
   bool warm = false;   // warm started from Sample::warm_lambda
   SolveStatus status = SolveStatus::Failed;
   int iterations = 0;
+  int fallbacks = 0;  // Solution::fallbacks (local-solver fallbacks)
   double solve_time_s = 0.0;
   Metrics metrics;
   bool success = false;  // converged and r_natmap <= tol (finite metrics)

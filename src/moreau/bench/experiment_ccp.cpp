@@ -26,7 +26,7 @@ const std::vector<SolverCase>& cases() {
       {"apgd", "apgd", true},
       {"pgs-ccp(de_saxce=0)", "pgs-ccp", false},
       {"admm-ncp-sa", "admm-ncp-sa", true},
-      {"nbgs", "nbgs", true},
+      {"nbgs-exact", "nbgs-exact", true},
       {"ngn", "ngn", true},
   };
   return c;

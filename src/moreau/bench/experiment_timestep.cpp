@@ -13,7 +13,7 @@ namespace moreau::bench {
 ExperimentResult timestep_sweep(const ExperimentOptions& o) {
   const std::vector<double> dts = {1e-3, 2e-3, 5e-3, 10e-3};
   const std::vector<std::string> systems = {"fourbar-fixed", "box-stack", "quadruped"};
-  const std::vector<std::string> solvers = {"admm-ncp-sa", "nbgs", "apgd"};
+  const std::vector<std::string> solvers = {"admm-ncp-sa", "nbgs-exact", "apgd"};
   const double duration = o.quick ? 0.1 : 1.0;  // [s]
   Table t{"timestep-sweep",
           {"system", "solver", "problem", "dt", "steps", "completed", "iters_mean", "iters_max",
@@ -46,7 +46,7 @@ ExperimentResult timestep_sweep(const ExperimentOptions& o) {
     }
   }
   for (size_t r = 0; r < t.rows.size(); ++r) {
-    if (t.str(r, "solver") != "admm-ncp-sa" && t.str(r, "solver") != "nbgs") continue;
+    if (t.str(r, "solver") != "admm-ncp-sa" && t.str(r, "solver") != "nbgs-exact") continue;
     char line[256];
     std::snprintf(line, sizeof line,
                   "%-13s %-11s dt %2.0f ms  iters %6.1f  natmap max %.1e  drift %.1e m  "

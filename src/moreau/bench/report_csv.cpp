@@ -33,7 +33,7 @@ std::string results_csv(const std::vector<Sample>& samples, const std::vector<Ru
   std::string o =
       "sample,system,step,time,reason,category,bodies,contacts,nl,d_J,d_C,d_JC,rank_J,cond_D,"
       "mass_ratio,solver,start,status,converged,success,iterations,solve_time_s,r_pen,r_dual,"
-      "r_compl,r_natmap,r_primal,message\n";
+      "r_compl,r_natmap,r_primal,message,fallbacks\n";
   const auto n = format_number;
   for (const RunResult& r : runs) {
     const Sample& s = samples.at(size_t(r.sample));
@@ -66,7 +66,8 @@ std::string results_csv(const std::vector<Sample>& samples, const std::vector<Ru
                                              n(m.r_compl),
                                              n(m.r_natmap),
                                              n(m.r_primal),
-                                             csv_field(r.message, true)};
+                                             csv_field(r.message, true),
+                                             std::to_string(r.fallbacks)};
     for (size_t k = 0; k < fields.size(); ++k) o += (k ? "," : "") + fields[k];
     o += "\n";
   }

@@ -63,6 +63,7 @@ void run_task(const Sample& smp, const Task& t, const RunSettings& rs, SolverWor
   }
   row.status = sol.status;
   row.iterations = sol.iterations;
+  row.fallbacks = sol.fallbacks;
   row.solve_time_s = sol.solve_time_s;
   row.message = sol.message;
   row.metrics = evaluate_metrics(p, sol.lambda, sol.v_plus);

@@ -17,12 +17,13 @@ Vec3 ncp_step(const Vec3& lambda, const Vec3& z, const Mat3& G, double mu);
 
 // Which single-contact law the exact solver satisfies.
 enum class Law : uint8_t {
-  // The Coulomb law on v = G lambda + b (NBGS, RAISIM): open if b_n >= 0, else stick (v = 0) or
+  // The Coulomb law on v = G lambda + b (nbgs-exact): open if b_n >= 0, else stick (v = 0) or
   // slip (|lambda_t| = mu lambda_n, v_n = 0, v_t = -beta lambda_t / |lambda_t|, beta >= 0).
   Coulomb,
-  // The cone complementarity K* ∋ G lambda + b ⊥ lambda ∈ K (RAISIM-DS, with b = b + s): the
-  // unique minimizer of 1/2 x^T G x + x^T b over K (G SPD). Slip: v on the ray of dK* orthogonal
-  // to lambda, v = beta [-e, mu].
+  // The cone complementarity K* ∋ G lambda + b ⊥ lambda ∈ K: the unique minimizer of
+  // 1/2 x^T G x + x^T b over K (G SPD). Slip: v on the ray of dK* orthogonal to lambda,
+  // v = beta [-e, mu]. (The report's NBGS / RAISIM solve the QCP of eq. 152 instead:
+  // solvers/local_mdp.hpp.)
   Cone,
 };
 // How the slip angle theta (lambda_t = mu lambda_n [cos, sin]) is found.

@@ -6,13 +6,16 @@
 #include "moreau/ncp/blocks.hpp"
 #include "moreau/ncp/cones.hpp"
 #include "moreau/ncp/residuals.hpp"
+#include "moreau/solvers/local_mdp.hpp"
 #include "moreau/solvers/local_solvers.hpp"
 
 namespace moreau {
 
 namespace {
 
-enum class LocalKind : uint8_t { Ccp, Ncp, Quartic, Bisection };
+// Exact: the local Coulomb law (Alg. 4, slip angle from a quartic); MdpQuartic / MdpBisection:
+// the local QCP of eq. 152 (NBGS's P_MDP, RAISIM's P_BS; solvers/local_mdp.hpp).
+enum class LocalKind : uint8_t { Ccp, Ncp, Exact, MdpQuartic, MdpBisection };
 struct Variant {
   LocalKind local;
   bool de_saxce;    // local De Saxce estimate s_k = Gamma(v_k) (Alg. 5 line 16)
@@ -91,22 +94,29 @@ void block_velocity(const Problem& p, int i, const double* x, double* y) {
     for (int a = 0; a < si; ++a) y[a] += p.R[oi + a] * x[oi + a];
 }
 
-// The local contact update of Alg. 5 lines 15-17 (before SOR).
+// The local contact update of Alg. 5 lines 15-17 (before SOR); counts the local solver's
+// fallbacks (MdpQuartic: no root of the quartic accepted).
 Vec3 contact_update(const Variant& var, const Vec3& lam, const Vec3& v, const Mat3& G,
-                    const Mat3& Ginv, double mu) {
+                    const Mat3& Ginv, double mu, int& fallbacks) {
   const Vec3 s = var.de_saxce ? de_saxce(v, mu) : Vec3::Zero();  // line 16
   switch (var.local) {
     case LocalKind::Ccp:  // z = G lambda + b + s = v + s (Alg. 2 line 1)
       return local::ccp_step(lam, v + s, G, mu);
     case LocalKind::Ncp:  // Alg. 3 line 1
       return local::ncp_step(lam, v + s, G, mu);
-    case LocalKind::Quartic:
-    case LocalKind::Bisection: {
+    case LocalKind::Exact: {
       const Vec3 b = v - G * lam;  // local free velocity: v_k without the block's own term
-      const local::Law law = var.de_saxce ? local::Law::Cone : local::Law::Coulomb;
-      const local::Slip slip =
-          var.local == LocalKind::Quartic ? local::Slip::Quartic : local::Slip::Bisection;
-      return local::exact(G, Ginv, b + s, mu, law, slip, lam).lambda;
+      return local::exact(G, Ginv, b + s, mu, local::Law::Coulomb, local::Slip::Quartic, lam)
+          .lambda;
+    }
+    case LocalKind::MdpQuartic:
+    case LocalKind::MdpBisection: {
+      const Vec3 b = v - G * lam;
+      const local::Qcp m =
+          var.local == LocalKind::MdpQuartic ? local::Qcp::Quartic : local::Qcp::Bisection;
+      const local::MdpResult r = local::mdp(G, Ginv, b, s, mu, m, lam);
+      fallbacks += r.fallback ? 1 : 0;
+      return r.lambda;
     }
   }
   return lam;
@@ -115,6 +125,7 @@ Vec3 contact_update(const Variant& var, const Vec3& lam, const Vec3& v, const Ma
 struct SweepStats {
   double change = 0.0;     // max_i ||(D + R)_ii dlambda_i||_inf: velocity change of the sweep
   double objective = 0.0;  // exact change of f(lambda) = 1/2 l^T (D + R) l + l^T v_f (eq. 17a)
+  int fallbacks = 0;       // local solves that fell back (see contact_update)
 };
 
 using Mat3Row = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>;
@@ -124,7 +135,7 @@ inline void contact_block(const Variant& var, double omega, double mu, const dou
                           const double* Gip, const double* v, double* li, SweepStats& st) {
   const Mat3 G = Mat3Row(Gp);
   const Vec3 l0(li[0], li[1], li[2]), vv(v[0], v[1], v[2]);
-  const Vec3 loc = contact_update(var, l0, vv, G, Mat3Row(Gip), mu);
+  const Vec3 loc = contact_update(var, l0, vv, G, Mat3Row(Gip), mu, st.fallbacks);
   Vec3 x = omega * loc + (1.0 - omega) * l0;
   if (omega > 1.0) x = project_coulomb(x, mu);  // over-relaxation may leave K
   li[0] = x[0];
@@ -194,6 +205,40 @@ double total_inertia(const Problem& p, const PgsWorkspace& w) {
   return sum > 0.0 ? sum : 1.0;
 }
 
+// The largest eigenvalue of any diagonal block (D + R)_ii, bounded above by its largest absolute
+// row sum (Gershgorin): the stiffest local direction. Zero for an all-zero D.
+double largest_block_eigenvalue(const Problem& p, const PgsWorkspace& w) {
+  double L = 0.0;
+  for (int i = 0; i < p.num_blocks(); ++i) {
+    const int n = p.blocks[i].size;
+    for (int a = 0; a < n; ++a) {
+      double row = 0.0;
+      for (int c = 0; c < n; ++c) row += std::abs(w.diag[w.start[i] + a * n + c]);
+      L = std::max(L, row);
+    }
+  }
+  return L;
+}
+
+constexpr double kRoundoff = 1e-14;  // relative rounding level of f below which r_f is noise
+
+// The plateau level of eq. 160 for a velocity tolerance es_tol. A Gauss-Seidel sweep lowers
+// f = 1/2 l^T (D + R) l + l^T v_f by sum_i 1/2 dl_i^T G_i dl_i = sum_i 1/2 dv_i^T G_i^-1 dv_i
+// (exact block minimization, G_i = (D + R)_ii, dv_i = G_i dl_i the block's velocity change),
+// which is at least |dv_i|^2 / (2 L) for every block (L >= lambda_max(G_i)). So
+// |f(l^i) - f(l^(i-1))| <= es_tol^2 / (2 L) bounds every block's velocity change in the sweep by
+// es_tol; divided by I_total it is a level for r_f, in the units of r_f (energy per mass).
+double plateau_level(double es_tol, double L, double inertia) {
+  return L > 0.0 ? es_tol * es_tol / (2.0 * L * inertia) : 0.0;
+}
+
+// f(lambda) = 1/2 l^T (D + R) l + l^T v_f (eq. 17a), one product with D.
+double objective(const Problem& p, const VecX& lam, PgsWorkspace& w) {
+  p.D.multiply(lam.data(), w.v.data());
+  if (p.R.size() == p.nl) w.v.array() += p.R.array() * lam.array();
+  return lam.dot(0.5 * w.v + p.v_f);
+}
+
 // The stopping residual from the common code: max(natmap, dual, primal, compl / max(1, |l|)).
 double full_residual(const Problem& p, const VecX& lam, bool ncp, PgsWorkspace& w) {
   p.D.multiply(lam.data(), w.v.data());
@@ -206,6 +251,12 @@ double full_residual(const Problem& p, const VecX& lam, bool ncp, PgsWorkspace& 
 
 void run(const Problem& p, const SolverSettings& s, const WarmStart& warm, SolverWorkspace& ws,
          Solution& sol, const Variant& var) {
+  // Parameters (docs/solvers.md), all read here.
+  double omega = s.pgs.omega;
+  const double omega_min = s.pgs.omega_min.value_or(omega), decay = s.pgs.omega_decay;
+  const int check_every = std::max(1, s.pgs.check_every);
+  const double blowup = s.pgs.blowup, es_tol = s.pgs.es_tol.value_or(s.tol);
+
   auto& w = ws.get<PgsWorkspace>();
   prepare_blocks(p, s.pgs.regularization, w);
   w.v.resize(p.nl);
@@ -215,12 +266,13 @@ void run(const Problem& p, const SolverSettings& s, const WarmStart& warm, Solve
     lam.setZero(p.nl);
   else
     lam = warm.lambda;
-  double omega = s.pgs.omega;
-  const double omega_min = s.pgs.omega_min.value_or(omega), decay = s.pgs.omega_decay;
-  const int check_every = std::max(1, s.pgs.check_every);
-  const double blowup = s.pgs.blowup, es_tol = s.pgs.es_tol.value_or(s.tol);
   const bool ncp = !(var.local == LocalKind::Ccp && !var.de_saxce);  // which residual (eq. 163/164)
   const double inertia = var.early_stop ? total_inertia(p, w) : 1.0;
+  const double es_level =
+      var.early_stop ? plateau_level(es_tol, largest_block_eigenvalue(p, w), inertia) : 0.0;
+  // f(lambda^i), followed through the exact changes of the sweeps (0 for a cold start): a change
+  // at the rounding level of f is a plateau too, whatever es_tol asks for.
+  double f = var.early_stop && !warm.empty() ? objective(p, lam, w) : 0.0;
   if (s.trace) sol.trace.reserve(s.max_iters);
   sol.status = SolveStatus::MaxIterations;
   double first = -1.0, res = INFINITY;
@@ -228,6 +280,7 @@ void run(const Problem& p, const SolverSettings& s, const WarmStart& warm, Solve
     const SweepStats st = sweep(p, var, omega, w, lam);
     omega = omega_min + decay * (omega - omega_min);  // Alg. 5 line 25
     sol.iterations = it;
+    sol.fallbacks += st.fallbacks;
     if (!std::isfinite(st.change) || !std::isfinite(st.objective)) {
       sol.status = SolveStatus::Diverged;
       sol.message = "non-finite iterate";
@@ -236,8 +289,9 @@ void run(const Problem& p, const SolverSettings& s, const WarmStart& warm, Solve
     const bool check = s.trace || st.change <= s.tol || it % check_every == 0 || it == s.max_iters;
     if (var.early_stop) {
       res = std::abs(st.objective) / inertia;  // r_f (eq. 160)
+      f += st.objective;
       if (s.trace) sol.trace.push_back(res);
-      if (res <= es_tol) {
+      if (res <= std::max(es_level, kRoundoff * std::abs(f) / inertia)) {
         sol.status = SolveStatus::Converged;
         break;
       }
@@ -272,19 +326,23 @@ void solve_pgs_ncp(const Problem& p, const SolverSettings& s, const WarmStart& w
 }
 void solve_nbgs(const Problem& p, const SolverSettings& s, const WarmStart& w, SolverWorkspace& ws,
                 Solution& sol) {
-  run(p, s, w, ws, sol, {LocalKind::Quartic, false, false});
+  run(p, s, w, ws, sol, {LocalKind::MdpQuartic, false, false});
+}
+void solve_nbgs_exact(const Problem& p, const SolverSettings& s, const WarmStart& w,
+                      SolverWorkspace& ws, Solution& sol) {
+  run(p, s, w, ws, sol, {LocalKind::Exact, false, false});
 }
 void solve_raisim(const Problem& p, const SolverSettings& s, const WarmStart& w,
                   SolverWorkspace& ws, Solution& sol) {
-  run(p, s, w, ws, sol, {LocalKind::Bisection, false, false});
+  run(p, s, w, ws, sol, {LocalKind::MdpBisection, false, false});
 }
 void solve_raisim_ds(const Problem& p, const SolverSettings& s, const WarmStart& w,
                      SolverWorkspace& ws, Solution& sol) {
-  run(p, s, w, ws, sol, {LocalKind::Bisection, true, false});
+  run(p, s, w, ws, sol, {LocalKind::MdpBisection, true, false});
 }
 void solve_raisim_ds_es(const Problem& p, const SolverSettings& s, const WarmStart& w,
                         SolverWorkspace& ws, Solution& sol) {
-  run(p, s, w, ws, sol, {LocalKind::Bisection, true, true});
+  run(p, s, w, ws, sol, {LocalKind::MdpBisection, true, true});
 }
 
 }  // namespace moreau

@@ -12,7 +12,9 @@
 //   regularization (1e-12) relative diagonal shift of D_ii before inverting it
 //   blowup (1e10)        Diverged when the residual exceeds blowup * max(first residual, tol)
 //   de_saxce (1)         pgs-ccp only: 0 drops the De Saxce term (pure CCP, eq. 18)
-//   es_tol (tol)         raisim-ds-es only: threshold on r_f (eq. 160)
+//   es_tol (tol)         raisim-ds-es only: velocity tolerance of the plateau test on r_f
+//                        (eq. 160): stop when r_f <= es_tol^2 / (2 L I_total), L the largest
+//                        eigenvalue bound of the diagonal blocks (pgs_family.cpp, plateau_level)
 #include "moreau/solvers/solver.hpp"
 
 namespace moreau {
@@ -24,13 +26,17 @@ void solve_pgs_ccp(const Problem& p, const SolverSettings& s, const WarmStart& w
 // pgs-ncp: Alg. 3 (decoupled normal / tangential steps), no De Saxce term.
 void solve_pgs_ncp(const Problem& p, const SolverSettings& s, const WarmStart& w,
                    SolverWorkspace& ws, Solution& sol);
-// nbgs: exact single-contact Coulomb solve (Alg. 4), slip by the quartic (P_MDP).
+// nbgs: Alg. 4 with the local QCP (eq. 152), slip by the quartic (P_MDP, Preclik); not the
+// Coulomb law when D_kk couples normal and tangent (solvers/local_mdp.hpp).
 void solve_nbgs(const Problem& p, const SolverSettings& s, const WarmStart& w, SolverWorkspace& ws,
                 Solution& sol);
-// raisim: exact single-contact Coulomb solve (Alg. 4), slip by bisection (P_BS).
+// nbgs-exact: the exact single-contact Coulomb law (Alg. 4 decision tree), slip angle by a quartic.
+void solve_nbgs_exact(const Problem& p, const SolverSettings& s, const WarmStart& w,
+                      SolverWorkspace& ws, Solution& sol);
+// raisim: Alg. 4 with the local QCP (eq. 152), slip by bisection (P_BS, Hwangbo).
 void solve_raisim(const Problem& p, const SolverSettings& s, const WarmStart& w,
                   SolverWorkspace& ws, Solution& sol);
-// raisim-ds: local cone complementarity with the De Saxce estimate s_k = Gamma(v_k), bisection.
+// raisim-ds: raisim's P_BS on the De Saxce-corrected QCP, s_k = Gamma(v_k) (Le Lidec et al.).
 void solve_raisim_ds(const Problem& p, const SolverSettings& s, const WarmStart& w,
                      SolverWorkspace& ws, Solution& sol);
 // raisim-ds-es: raisim-ds stopped early on the relative objective improvement r_f (eq. 160).

@@ -24,6 +24,7 @@ struct Solution {
   double residual = 0.0;      // the solver's own stopping quantity at exit
   std::vector<double> trace;  // residual per iteration (when SolverSettings::trace)
   std::string message;        // human-readable detail on failure
+  int fallbacks = 0;          // local solves that used a fallback method (nbgs: quartic rejected)
   bool converged() const { return status == SolveStatus::Converged; }
 };
 

@@ -60,6 +60,7 @@ bool solve(std::string_view name, const Problem& p, const SolverSettings& s, con
   sol.trace.clear();
   sol.message.clear();
   sol.iterations = 0;
+  sol.fallbacks = 0;
   sol.residual = 0.0;
   sol.solve_time_s = 0.0;
   // Non-finite or inconsistent problems get status Failed, never a solve (O(nnz) check).

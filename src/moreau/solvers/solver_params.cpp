@@ -57,7 +57,7 @@ void assign(std::optional<double>& f, double v) {
 #define P_BLOWUP {"blowup", "1", "diverged when the residual exceeds blowup * max(first residual, tol)", 1e10, "", 1.0, kInf, false, FIELD(pgs.blowup)}
 #define P_PGS_REG {"regularization", "1", "relative eps added to the diagonal of each block before inverting", 1e-12, "", 0.0, 1.0, false, FIELD(pgs.regularization)}
 #define P_DE_SAXCE {"de_saxce", "flag", "De Saxce term (Table I): 1 solves the NCP, 0 the CCP", 1.0, "", 0.0, 1.0, true, FIELD(pgs.de_saxce)}
-#define P_ES_TOL {"es_tol", "1", "stop when the relative objective improvement r_f <= es_tol (eq. 160)", 1e-8, "tol", 0.0, kInf, false, FIELD(pgs.es_tol)}
+#define P_ES_TOL {"es_tol", "m/s", "raisim-ds-es: stop when r_f (eq. 160) <= es_tol^2 / (2 L I_total): no block velocity changed by more than es_tol", 1e-8, "tol", 0.0, kInf, false, FIELD(pgs.es_tol)}
 
 #define A_RHO {"rho", "1/kg", "initial penalty rho_0", 1.0, "", kPos, kInf, false, FIELD(admm.rho)}
 #define A_ETA_CCP {"eta", "1/kg", "proximal weight (eq. 166); admm-ccp default 0 (Sec. 3.8)", 0.0, "", 0.0, kInf, false, FIELD(admm.eta)}

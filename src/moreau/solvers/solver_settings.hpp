@@ -16,7 +16,8 @@ struct PgsSettings {
   double omega_decay = 1.0;         // [1] omega <- omega_min + decay (omega - omega_min) per sweep
   int check_every = 10;             // [sweeps] full residual evaluated every this many sweeps
   double blowup = 1e10;             // [1] diverged when residual > blowup * max(first, tol)
-  std::optional<double> es_tol;     // [1] raisim-ds-es: stop at r_f <= es_tol (eq. 160); unset: tol
+  std::optional<double> es_tol;     // [m/s] raisim-ds-es: plateau of r_f (eq. 160) bounding the
+                                    // sweep's velocity change by es_tol; unset: tol
   double regularization = 1e-12;  // [1] relative eps added to each diagonal block before inverting
   bool de_saxce = true;           // pgs-ccp only: De Saxce term (Table I); false: solve the CCP
 };
