@@ -194,14 +194,30 @@ TEST(SolverScenes, SoftenedJointProblemMatchesTheClosedForm) {
   A.diagonal() += p.R;
   const VecX exact = -A.llt().solve(p.v_f);
   const double scale = exact.cwiseAbs().maxCoeff();
-  for (const char* name : kFirstOrder) {
-    const Solution sol = run(name, p, 1e-11);
-    EXPECT_TRUE(sol.converged()) << name;
+  // Every solver that says it handles softening (SolverInfo::handles_softening) solves it; the
+  // others refuse the Problem.
+  int solved = 0;
+  for (const SolverInfo& info : solver_registry()) {
+    const std::string name(info.name);
+    if (!info.handles_softening) {
+      SolverWorkspace ws;
+      Solution sol;
+      ASSERT_TRUE(solve(name, p, SolverSettings{}, {}, ws, sol));
+      EXPECT_EQ(sol.status, SolveStatus::Failed) << name;
+      EXPECT_NE(sol.message.find("softening"), std::string::npos) << name << ": " << sol.message;
+      continue;
+    }
+    const Solution sol = run(name, p, 1e-11, 200000);
+    EXPECT_TRUE(sol.converged()) << name << ": " << sol.message;
     EXPECT_LE((sol.lambda - exact).cwiseAbs().maxCoeff(), 1e-6 * scale) << name;
     // The physical velocity is v+ = D lambda + v_f - v_r = -R lambda - v_r (eq. 113).
-    EXPECT_LE((sol.v_plus + p.R.cwiseProduct(sol.lambda) + p.v_r).cwiseAbs().maxCoeff(), 1e-9)
+    // raisim-ds-es stops on the objective's plateau (eq. 160), not on this residual: 1.8e-6 here.
+    const double vtol = name == "raisim-ds-es" ? 1e-5 : 1e-9;
+    EXPECT_LE((sol.v_plus + p.R.cwiseProduct(sol.lambda) + p.v_r).cwiseAbs().maxCoeff(), vtol)
         << name;
+    ++solved;
   }
+  EXPECT_GE(solved, 17);  // all but sap, which brings its own regularization
 }
 
 TEST(SolverScenes, SoftenedProblemsAreSolvedWithDPlusR) {

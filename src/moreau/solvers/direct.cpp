@@ -44,6 +44,7 @@ void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, S
       w.A = p.D_dense;
     else
       p.D.to_dense(w.A);
+    if (p.R.size() == p.nl) w.A.diagonal() += p.R;  // softening: (D + R) lambda = -v_f (eq. 95)
     w.A.diagonal().array() += eps;
     w.dense.compute(w.A);
     ok = w.dense.info() == Eigen::Success;
@@ -60,6 +61,7 @@ void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, S
       }
     }
   } else {
+    const auto R = [&p](int row) { return p.R.size() == p.nl ? p.R[row] : 0.0; };
     w.triplets.clear();
     for (int i = 0; i < p.num_blocks(); ++i)
       for (int e = p.D.row_start(i); e < p.D.row_start(i + 1); ++e) {
@@ -67,7 +69,8 @@ void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, S
         const int r0 = p.D.block_offset(i), c0 = p.D.block_offset(p.D.entry_col(e));
         for (int a = 0; a < B.rows(); ++a)
           for (int c = 0; c < B.cols(); ++c)
-            w.triplets.emplace_back(r0 + a, c0 + c, B(a, c) + (r0 + a == c0 + c ? eps : 0.0));
+            w.triplets.emplace_back(r0 + a, c0 + c,
+                                    B(a, c) + (r0 + a == c0 + c ? eps + R(r0 + a) : 0.0));
       }
     w.S.resize(p.nl, p.nl);
     w.S.setFromTriplets(w.triplets.begin(), w.triplets.end());
@@ -78,6 +81,7 @@ void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart&, S
       for (int k = 0; k < 3; ++k) {
         w.r.resize(p.nl);
         p.D.multiply(sol.lambda.data(), w.r.data());
+        if (p.R.size() == p.nl) w.r.array() += p.R.array() * sol.lambda.array();
         w.r = -p.v_f - w.r;
         sol.lambda += w.sparse.solve(w.r);
       }

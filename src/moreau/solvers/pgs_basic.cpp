@@ -21,10 +21,16 @@ struct PgsBasicWorkspace {
   VecX v_full, scratch;        // D lambda + v_f and residual scratch (nl), for the final check
 };
 
-// D_ii^-1 for every block (joints need the full block; others use the diagonal only): D alone,
-// regularized by 1e-12 max(1, max_k D_ii,kk).
+// (D + R)_ii^-1 for every block (joints need the full block; others use the diagonal only),
+// regularized by 1e-12 max(1, max_k (D + R)_ii,kk); R is the softening compliance (eq. 106).
 void invert_diagonal_blocks(const Problem& p, PgsBasicWorkspace& w) {
-  block_diagonal_inverses(p, {1e-12, 1.0, false}, w.inv, w.inv_start);
+  block_diagonal_inverses(p, {1e-12, 1.0, true}, w.inv, w.inv_start);
+}
+
+// (D + R)_ii,kk: the step length of a scalar row (R = 0 without softening).
+double diagonal_entry(const Problem& p, int block, int k) {
+  const double d = p.D.diagonal(block)(k, k);
+  return p.R.size() == p.nl ? d + p.R[p.blocks[block].offset + k] : d;
 }
 }  // namespace
 
@@ -39,6 +45,7 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
   else
     lam = warm.lambda;
   w.v.resize(6);
+  const bool soft = p.R.size() == p.nl;  // softened rows: v = (D + R) lambda + v_f (eq. 95)
   sol.status = SolveStatus::MaxIterations;
   for (int it = 0; it < s.max_iters; ++it) {
     double change = 0.0;  // largest velocity change D_ii dlambda_i over the sweep (L-inf)
@@ -49,6 +56,7 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
       auto v = w.v.head(n);
       v = p.v_f.segment(b.offset, n);
       p.D.multiply_row_add(i, lam.data(), w.v.data());
+      if (soft) v.array() += p.R.segment(b.offset, n).array() * lam.segment(b.offset, n).array();
       auto li = lam.segment(b.offset, n);
       Eigen::Matrix<double, 6, 1> old = Eigen::Matrix<double, 6, 1>::Zero();
       old.head(n) = li;
@@ -61,15 +69,16 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
           break;
         }
         case ConeKind::Orthant: {
-          const double d = p.D.diagonal(i)(0, 0);
+          const double d = diagonal_entry(p, i, 0);
           li[0] = std::max(0.0, li[0] - omega * v[0] / std::max(d, 1e-300));
           break;
         }
         case ConeKind::Coulomb: {
           // Alg. 3: normal on R_+ with step 1/D_nn, tangent on the disk of radius mu lambda_n.
-          auto Dii = p.D.diagonal(i);
-          const double ln = std::max(0.0, li[2] - omega * v[2] / std::max(Dii(2, 2), 1e-300));
-          const double dt = std::max(std::min(Dii(0, 0), Dii(1, 1)), 1e-300);
+          const double ln =
+              std::max(0.0, li[2] - omega * v[2] / std::max(diagonal_entry(p, i, 2), 1e-300));
+          const double dt =
+              std::max(std::min(diagonal_entry(p, i, 0), diagonal_entry(p, i, 1)), 1e-300);
           // The disk projection of cones.hpp's project_disk, with |x_T| by std::hypot (project_disk
           // takes Eigen's norm(), which rounds differently in the last bit).
           double lt0 = li[0] - omega * v[0] / dt, lt1 = li[1] - omega * v[1] / dt;
@@ -88,7 +97,8 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
       // Velocity change caused by this block's update.
       const auto Dii = p.D.diagonal(i);
       const Block6 dl = li - old.head(n);
-      const Block6 dv_i = Dii * dl;
+      Block6 dv_i = Dii * dl;
+      if (soft) dv_i.array() += p.R.segment(b.offset, n).array() * dl.array();
       const double dv = dv_i.cwiseAbs().maxCoeff();
       change = std::max(change, dv);
     }
@@ -107,6 +117,7 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
       w.scratch.resize(p.nl);
       p.D.multiply(lam.data(), w.v_full.data());
       w.v_full += p.v_f;
+      if (soft) w.v_full.array() += p.R.array() * lam.array();
       const double natmap = ncp_residuals(p, lam, w.v_full, true, w.scratch).natmap;
       if (natmap <= s.tol) {
         sol.status = SolveStatus::Converged;

@@ -31,7 +31,7 @@ std::vector<SolverInfo> make_solver_registry() {
       {"ngn", "NCP", "implicit complementarity x -> f(x), v(x) by non-smooth Gauss-Newton/LM with dogleg (Todorov 2010)", solve_ngn, true, true, solver_params::ngn()},
       {"lemke", "LCP", "Stewart-Trinkle friction-pyramid LCP by Lemke pivoting (n_d = 8 directions)", solve_lemke, true, true, solver_params::lemke()},
       {"prox-fp", "NCP", "prox fixed-point iteration, Gauss-Seidel, r = omega / G_ii (Schindler et al. 2011)", solve_prox_fp, true, false, solver_params::prox_fp()},
-      {"sap", "CCP", "SAP: unconstrained convex primal of the regularized problem, Newton + exact line search (Castro 2023)", solve_sap, true, false, solver_params::sap()},
+      {"sap", "CCP", "SAP: unconstrained convex primal of the regularized problem, Newton + exact line search (Castro 2023)", solve_sap, true, false, solver_params::sap(), false},
   };
 }
 

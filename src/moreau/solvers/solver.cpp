@@ -71,13 +71,23 @@ bool solve(std::string_view name, const Problem& p, const SolverSettings& s, con
     sol.v_plus.setConstant(std::numeric_limits<double>::quiet_NaN());
     return true;
   }
+  if (!info->handles_softening && p.R.size() == p.nl && p.nl > 0) {
+    sol.status = SolveStatus::Failed;
+    sol.message = std::string(name) +
+                  ": the Problem carries constraint softening (R), which this solver does not "
+                  "solve; turn softening off (settings.softening) or pick another solver";
+    sol.lambda.setZero();
+    sol.v_plus.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return true;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   info->fn(p, s, w, ws, sol);
   sol.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // v+ = D lambda + v_f (eq. 13), computed here once for every solver.
   p.D.multiply(sol.lambda.data(), sol.v_plus.data());
   sol.v_plus += p.v_f;
-  // With softening, v_f holds the regulation bias v_r (eq. 106); the physical velocity is without it.
+  // With softening, v_f holds the regulation bias v_r (eq. 106); the physical velocity is without
+  // it.
   if (p.v_r.size() == p.nl) sol.v_plus -= p.v_r;
   if (!sol.lambda.allFinite() || !sol.v_plus.allFinite()) {
     sol.status = SolveStatus::Diverged;

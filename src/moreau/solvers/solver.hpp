@@ -71,6 +71,9 @@ struct SolverInfo {
   bool handles_contacts = true;            // false: bilateral-only (e.g. "direct")
   bool reads_dense = false;                // reads Problem::D_dense when present (else builds none)
   std::span<const ParamSpec> params = {};  // the parameters it reads (solver_params.hpp)
+  // true: solves the softened problem (D + R) lambda + v_f when Problem::R is set (eq. 95);
+  // false: solve() refuses a Problem with R (status Failed, message says why).
+  bool handles_softening = true;
 };
 
 // All registered solvers in a fixed order.
