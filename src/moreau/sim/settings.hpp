@@ -7,7 +7,7 @@
 
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/settings.hpp"
-#include "moreau/solvers/solver.hpp"
+#include "moreau/solvers/solver_settings.hpp"
 
 namespace moreau {
 
