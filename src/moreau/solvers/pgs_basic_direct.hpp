@@ -5,13 +5,15 @@
 
 namespace moreau {
 
-// "pgs": plain projected Gauss-Seidel. Joint blocks solved exactly (D_ii^-1), limits on R_+,
-// contacts with the decoupled NCP local projector (Alg. 3). Parameter: omega (SOR, 1).
+// "pgs": plain projected Gauss-Seidel on (D + R) lambda + v_f (R: softening, eq. 95; 0 without).
+// Joint blocks solved exactly ((D + R)_ii^-1), limits on R_+, contacts with the decoupled NCP
+// local projector (Alg. 3). Parameter: omega (SOR, 1).
 void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart& w,
                      SolverWorkspace& ws, Solution& sol);
 
-// "direct": bilateral-only problems, D lambda = -v_f by an LDLT of D + eps I (dense for small
-// problems, sparse simplicial LDLT otherwise). Parameter: regularization (relative eps, 1e-10).
+// "direct": bilateral-only problems, (D + R) lambda = -v_f by an LDLT of D + R + eps I (dense up
+// to 512 rows, sparse simplicial LDLT above) and 3 refinement steps. Parameter: regularization
+// (relative eps, 1e-10).
 void solve_direct(const Problem& p, const SolverSettings& s, const WarmStart& w,
                   SolverWorkspace& ws, Solution& sol);
 

@@ -14,7 +14,7 @@ namespace moreau {
 std::vector<SolverInfo> make_solver_registry() {
   return {
       {"pgs", "NCP", "plain projected Gauss-Seidel (exact joint blocks, decoupled contact projector)", solve_pgs_basic, true, false, solver_params::pgs_basic()},
-      {"direct", "bilateral", "LDLT of D + eps I; joints only, fails on unilateral rows", solve_direct, false, true, solver_params::direct()},
+      {"direct", "bilateral", "LDLT of D + R + eps I; joints only, fails on unilateral rows", solve_direct, false, true, solver_params::direct()},
       {"pgs-ccp", "NCP", "SOR with the CCP cone step (Alg. 2) + De Saxce term (Table I): NCP fixed point; de_saxce=0: CCP", solve_pgs_ccp, true, false, solver_params::pgs_ccp()},
       {"pgs-ncp", "NCP", "SOR with the decoupled normal/tangent projector (Alg. 3), no De Saxce", solve_pgs_ncp, true, false, solver_params::pgs_sweep()},
       {"nbgs", "NCP", "SOR with the local QCP (Alg. 4, eq. 152), slip by quartic (P_MDP); not Coulomb under normal-tangent coupling", solve_nbgs, true, false, solver_params::pgs_sweep()},

@@ -81,10 +81,11 @@ const std::vector<SolverInfo>& solver_registry();
 const SolverInfo* find_solver(std::string_view name);
 std::string solver_names(std::string_view sep = ", ");
 
-// Runs the named solver, times it, fills v_plus = D lambda + v_f and guards against NaN being
-// reported as converged. Returns false (and sets sol.message) for an unknown name or a warm start
-// of the wrong size; an invalid problem (non-finite, inconsistent sizes, negative mu) returns true
-// with status Failed and the reason in sol.message.
+// Runs the named solver, times it, fills v_plus = D lambda + v_f - v_r (the physical velocity; v_r
+// = 0 without softening) and guards against NaN being reported as converged. Returns false (and
+// sets sol.message) for an unknown name or a warm start of the wrong size; an invalid problem
+// (non-finite, inconsistent sizes, negative mu) returns true with status Failed and the reason in
+// sol.message.
 bool solve(std::string_view name, const Problem& p, const SolverSettings& s, const WarmStart& w,
            SolverWorkspace& ws, Solution& sol);
 

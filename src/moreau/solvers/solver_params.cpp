@@ -150,7 +150,7 @@ std::span<const ParamSpec> sap() {
       {"tau_d", "s", "contact dissipation time scale (Sec. V)", std::numeric_limits<double>::quiet_NaN(), "(beta / pi) dt", 0.0, kInf, false, FIELD(sap.tau_d)},
       {"beta", "1", "near-rigid parameter: R = beta^2 / (4 pi^2) w (eq. 29)", 1.0, "", kPos, kBig, false, FIELD(sap.beta)},
       {"sigma", "1", "friction regularization R_t = sigma w (eq. 30)", 1e-3, "", kPos, kBig, false, FIELD(sap.sigma)},
-      {"abs_tol", "1", "eps_a of the stopping test (eq. 26); eps_r is tol", 1e-16, "", 0.0, kInf, false, FIELD(sap.abs_tol)},
+      {"abs_tol", "sqrt(kg) m/s", "eps_a of the stopping test (eq. 26); eps_r is tol", 1e-16, "", 0.0, kInf, false, FIELD(sap.abs_tol)},
       {"alpha_max", "1", "exact line search bracket [0, alpha_max]", 1.5, "", 1.0, kBig, false, FIELD(sap.alpha_max)},
       {"ls_max_iters", "-", "line-search (rtsafe) iterations", 100.0, "", 1.0, kBig, true, FIELD(sap.ls_max_iters)},
       {"ls_tol", "1", "the line search ends when dl/dalpha shrinks below ls_tol times its magnitude at 0", 1e-10, "", kPos, 1.0, false, FIELD(sap.ls_tol)},
@@ -178,7 +178,7 @@ std::span<const ParamSpec> prox_fp() {
 }
 std::span<const ParamSpec> direct() {
   static const ParamSpec t[] = {
-      {"regularization", "1", "eps of D + eps I relative to the largest diagonal entry of D", 1e-10, "", 0.0, 1.0, false, FIELD(direct.regularization)},
+      {"regularization", "1", "eps of D + R + eps I relative to the largest diagonal entry of D", 1e-10, "", 0.0, 1.0, false, FIELD(direct.regularization)},
   };
   return t;
 }
