@@ -33,10 +33,9 @@ void run_solvers(const std::vector<std::string>& names, bool markdown) {
       fail("solvers", "unknown solver '" + n + "'; available: " + solver_names(), kExitBadInput);
   for (size_t i = 0; i < names.size(); ++i) {
     const SolverInfo& info = *find_solver(names[i]);
-    std::cout << (i ? "\n" : "") << info.name << " (" << info.problem
-              << "): " << (info.handles_contacts ? "contacts, limits and joints" : "joints only")
-              << "; softening R: " << (info.handles_softening ? "solved" : "refused") << '\n'
-              << param_table(info);
+    std::cout << (i ? "\n" : "") << param_table(info) << "  handles: "
+              << (info.handles_contacts ? "contacts, limits and joints" : "joints only")
+              << "; softening R: " << (info.handles_softening ? "solved" : "refused") << '\n';
   }
 }
 
