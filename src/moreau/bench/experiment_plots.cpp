@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 
 #include "moreau/bench/experiment.hpp"
@@ -180,45 +181,75 @@ std::string without_unit(const std::string& label) {
   return label.substr(0, label.find(" ["));
 }
 
-// softening-vs-proximal: per system (row), four measures against the mass ratio.
-svg::Figure softening_figure(const Table& t) {
-  const std::vector<Metric> metrics = {
-      {"max_joint_drift", "max |f_J| over the run [m, rad]"},
-      {"iters_mean", "mean solver iterations per step"},
-      {"max_joint_speed_late", "max |J u| over the 2nd half [m/s, rad/s]"},
-      {"max_energy_drift", "max |E(t) - E(0)| [J]"}};
-  constexpr double kCap = 1e3;
+// A grid of panels: one row per system, one column per metric, one line per value of
+// `series_column`; values above `cap` are clipped to it and a failed run (`failed`) is also drawn
+// as a cross at `cross_y`.
+struct MetricGrid {
+  std::vector<Metric> metrics;
+  std::string series_column;
+  svg::Axis x;  // the y axes are log10, labelled by the metric
+  double width = 0.0, height = 0.0;
+  double cap = 0.0;
+  std::function<double(size_t row)> x_value;
+  std::function<double(size_t row, const Metric& m)> y_value;
+  std::function<bool(size_t row, double v)> failed;
+  std::function<double(const Metric& m, double v)> cross_y;
+};
+
+svg::Figure metric_grid(const Table& t, const MetricGrid& g) {
   svg::Figure f;
-  f.columns = int(metrics.size());
+  f.columns = int(g.metrics.size());
   const std::vector<size_t> rows = all_rows(t);
   for (const std::string& system : uniq(t, rows, "system")) {
-    for (size_t j = 0; j < metrics.size(); ++j) {
-      const Metric& m = metrics[j];
-      svg::Plot p =
-          panel(system + ": " + without_unit(m.label), axis("mass ratio", svg::Scale::Log10),
-                axis(m.label, svg::Scale::Log10), 400, 330);
+    for (size_t j = 0; j < g.metrics.size(); ++j) {
+      const Metric& m = g.metrics[j];
+      svg::Plot p = panel(system + ": " + without_unit(m.label), g.x,
+                          axis(m.label, svg::Scale::Log10), g.width, g.height);
       p.legend = j == 0;
-      for (const std::string& cfg : uniq(t, rows, "config")) {
+      for (const std::string& name : uniq(t, rows, g.series_column)) {
         svg::Series s;
-        s.label = cfg;
-        style(s, cfg);
+        s.label = name;
+        style(s, name);
         s.mark = svg::Mark::LinePoints;
         std::vector<double> bad_x, bad_y;
-        for (size_t r : t.where({{"system", system}, {"config", cfg}})) {
-          const double x = t.num(r, "mass_ratio"), v = t.num(r, m.column);
+        for (size_t r : t.where({{"system", system}, {g.series_column, name}})) {
+          const double x = g.x_value(r), v = g.y_value(r, m);
           s.x.push_back(x);
-          s.y.push_back(finite_below(v, kCap));
-          if (t.num(r, "completed") == 0.0 || v > kCap || !std::isfinite(v)) {
+          s.y.push_back(finite_below(v, g.cap));
+          if (g.failed(r, v)) {
             bad_x.push_back(x);
-            bad_y.push_back(m.column == "iters_mean" ? v : kCap);
+            bad_y.push_back(g.cross_y(m, v));
           }
         }
         p.series.push_back(std::move(s));
-        if (!bad_x.empty()) p.series.push_back(crosses(cfg, bad_x, bad_y));
+        if (!bad_x.empty()) p.series.push_back(crosses(name, bad_x, bad_y));
       }
       f.panels.push_back(std::move(p));
     }
   }
+  return f;
+}
+
+// softening-vs-proximal: per system (row), four measures against the mass ratio.
+svg::Figure softening_figure(const Table& t) {
+  constexpr double kCap = 1e3;
+  MetricGrid g;
+  g.metrics = {{"max_joint_drift", "max |f_J| over the run [m, rad]"},
+               {"iters_mean", "mean solver iterations per step"},
+               {"max_joint_speed_late", "max |J u| over the 2nd half [m/s, rad/s]"},
+               {"max_energy_drift", "max |E(t) - E(0)| [J]"}};
+  g.series_column = "config";
+  g.x = axis("mass ratio", svg::Scale::Log10);
+  g.width = 400;
+  g.cap = kCap;
+  g.height = 330;
+  g.x_value = [&](size_t r) { return t.num(r, "mass_ratio"); };
+  g.y_value = [&](size_t r, const Metric& m) { return t.num(r, m.column); };
+  g.failed = [&](size_t r, double v) {
+    return t.num(r, "completed") == 0.0 || v > kCap || !std::isfinite(v);
+  };
+  g.cross_y = [](const Metric& m, double v) { return m.column == "iters_mean" ? v : kCap; };
+  svg::Figure f = metric_grid(t, g);
   f.title = {
       "softening-vs-proximal: MuJoCo-style softening (CCP solvers, ERP off) vs hard "
       "constraints (ERP 0.5, ADMM proximal term); " +
@@ -229,49 +260,28 @@ svg::Figure softening_figure(const Table& t) {
 
 // timestep-sweep: per system (row), four measures against the time step.
 svg::Figure timestep_figure(const Table& t) {
-  const std::vector<Metric> metrics = {{"iters_mean", "mean iterations / step"},
-                                       {"natmap_max", "max natural map at exit"},
-                                       {"drift_or_pen", "max |f_J| or penetration [m]"},
-                                       {"max_energy_drift", "max |E(t) - E(0)| [J]"}};
   constexpr double kCap = 1e6;
-  svg::Figure f;
-  f.columns = int(metrics.size());
-  const std::vector<size_t> rows = all_rows(t);
-  for (const std::string& system : uniq(t, rows, "system")) {
-    for (size_t j = 0; j < metrics.size(); ++j) {
-      const Metric& m = metrics[j];
-      svg::Axis x = axis("dt [ms]", svg::Scale::Log10);
-      x.ticks = {1, 2, 5, 10};
-      svg::Plot p = panel(system + ": " + without_unit(m.label), std::move(x),
-                          axis(m.label, svg::Scale::Log10), 350, 300);
-      p.legend = j == 0;
-      for (const std::string& solver : uniq(t, rows, "solver")) {
-        svg::Series s;
-        s.label = solver;
-        style(s, solver);
-        s.mark = svg::Mark::LinePoints;
-        std::vector<double> bad_x, bad_y;
-        for (size_t r : t.where({{"system", system}, {"solver", solver}})) {
-          const double x = 1e3 * t.num(r, "dt");
-          double v = t.num(r, m.column);
-          if (m.column == "drift_or_pen") {
-            // The larger of the two; NaN when the drift is NaN.
-            const double drift = t.num(r, "max_joint_drift"), pen = t.num(r, "max_penetration");
-            v = pen > drift ? pen : drift;
-          }
-          s.x.push_back(x);
-          s.y.push_back(finite_below(v, kCap));
-          if (!(std::abs(v) < kCap)) {
-            bad_x.push_back(x);
-            bad_y.push_back(kCap);
-          }
-        }
-        p.series.push_back(std::move(s));
-        if (!bad_x.empty()) p.series.push_back(crosses(solver, bad_x, bad_y));
-      }
-      f.panels.push_back(std::move(p));
-    }
-  }
+  MetricGrid g;
+  g.metrics = {{"iters_mean", "mean iterations / step"},
+               {"natmap_max", "max natural map at exit"},
+               {"drift_or_pen", "max |f_J| or penetration [m]"},
+               {"max_energy_drift", "max |E(t) - E(0)| [J]"}};
+  g.series_column = "solver";
+  g.x = axis("dt [ms]", svg::Scale::Log10);
+  g.x.ticks = {1, 2, 5, 10};
+  g.width = 350;
+  g.cap = kCap;
+  g.height = 300;
+  g.x_value = [&](size_t r) { return 1e3 * t.num(r, "dt"); };
+  g.y_value = [&](size_t r, const Metric& m) {
+    if (m.column != "drift_or_pen") return t.num(r, m.column);
+    // The larger of the two; NaN when the drift is NaN.
+    const double drift = t.num(r, "max_joint_drift"), pen = t.num(r, "max_penetration");
+    return pen > drift ? pen : drift;
+  };
+  g.failed = [](size_t, double v) { return !(std::abs(v) < kCap); };
+  g.cross_y = [](const Metric&, double) { return kCap; };
+  svg::Figure f = metric_grid(t, g);
   f.title = {"timestep-sweep: " + plain(simulated_time(t)) +
              " s simulated per run, tol 1e-8; × = blew up (> 1e6, clipped)"};
   return f;

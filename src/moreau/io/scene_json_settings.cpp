@@ -3,26 +3,82 @@
 #include "moreau/io/scene_json_parts.hpp"
 #include "moreau/solvers/solver_params.hpp"
 
+#include <utility>
+#include <variant>
+#include <vector>
+
 namespace moreau::scene_json {
 
 namespace {
 using ojson = nlohmann::ordered_json;
 
+// One key of a settings object: the member it fills and, for numbers, the accepted range. Each
+// settings struct below is read and written through one table of these, so the key list, the
+// reader and the writer cannot drift apart.
+template <class S>
+struct Field {
+  const char* key;
+  std::variant<double S::*, bool S::*> member;
+  Range range = Range::Any;
+};
+
+template <class S, size_t N>
+std::vector<std::string> field_keys(const Field<S> (&fields)[N]) {
+  std::vector<std::string> keys;
+  for (const Field<S>& f : fields) keys.emplace_back(f.key);
+  return keys;
+}
+
+template <class S, size_t N>
+void read_fields(const Reader& r, const json& j, const Loc& at, const Field<S> (&fields)[N], S& s) {
+  for (const Field<S>& f : fields) {
+    const json* v = Reader::get(j, f.key);
+    if (!v) continue;
+    if (const auto* number = std::get_if<double S::*>(&f.member))
+      s.** number = r.number(*v, at.key(f.key), f.range);
+    else
+      s.*std::get<bool S::*>(f.member) = r.boolean(*v, at.key(f.key));
+  }
+}
+
+template <class S, size_t N>
+void write_fields(ojson& o, const Field<S> (&fields)[N], const S& s) {
+  for (const Field<S>& f : fields) std::visit([&](auto member) { o[f.key] = s.*member; }, f.member);
+}
+
+using IP = ImpedanceParams;
+const Field<IP> kImpedanceFields[] = {
+    {"d0", &IP::d0, Range::OpenUnit},
+    {"dwidth", &IP::dwidth, Range::OpenUnit},
+    {"width", &IP::width, Range::Positive},
+    {"midpoint", &IP::midpoint, Range::OpenUnit},
+    {"power", &IP::power, Range::AtLeastOne},
+    {"timeconst", &IP::timeconst, Range::Positive},
+    {"dampratio", &IP::dampratio, Range::Positive},
+};
+
+using DS = DynamicsSettings;
+const Field<DS> kStabilizationFields[] = {
+    {"beta_joint", &DS::beta_joint, Range::Unit},
+    {"beta_limit", &DS::beta_limit, Range::Unit},
+    {"beta_contact", &DS::beta_contact, Range::Unit},
+    {"drift_compensation", &DS::drift_compensation},
+    {"penetration_margin", &DS::penetration_margin, Range::NonNegative},
+    {"limit_margin", &DS::limit_margin, Range::NonNegative},
+};
+
+using SS = SofteningSettings;
+const Field<SS> kSofteningFlags[] = {
+    {"enabled", &SS::enabled},
+    {"mujoco_reference", &SS::mujoco_reference},
+};
+// The three impedance objects of "softening", in file order.
+const std::pair<const char*, ImpedanceParams SS::*> kSofteningImpedances[] = {
+    {"joint", &SS::joint}, {"limit", &SS::limit}, {"contact", &SS::contact}};
+
 void read_impedance(const Reader& r, const json& j, const Loc& at, ImpedanceParams& p) {
-  r.keys(j, at, {"d0", "dwidth", "width", "midpoint", "power", "timeconst", "dampratio"});
-  if (const json* v = Reader::get(j, "d0")) p.d0 = r.number(*v, at.key("d0"), Range::OpenUnit);
-  if (const json* v = Reader::get(j, "dwidth"))
-    p.dwidth = r.number(*v, at.key("dwidth"), Range::OpenUnit);
-  if (const json* v = Reader::get(j, "width"))
-    p.width = r.number(*v, at.key("width"), Range::Positive);
-  if (const json* v = Reader::get(j, "midpoint"))
-    p.midpoint = r.number(*v, at.key("midpoint"), Range::OpenUnit);
-  if (const json* v = Reader::get(j, "power"))
-    p.power = r.number(*v, at.key("power"), Range::AtLeastOne);
-  if (const json* v = Reader::get(j, "timeconst"))
-    p.timeconst = r.number(*v, at.key("timeconst"), Range::Positive);
-  if (const json* v = Reader::get(j, "dampratio"))
-    p.dampratio = r.number(*v, at.key("dampratio"), Range::Positive);
+  r.keys(j, at, field_keys(kImpedanceFields));
+  read_fields(r, j, at, kImpedanceFields, p);
 }
 
 void read_solver_settings(const Reader& r, const json& j, const Loc& at, const SolverInfo& solver,
@@ -53,47 +109,21 @@ void read_solver_settings(const Reader& r, const json& j, const Loc& at, const S
 }
 
 void read_stabilization(const Reader& r, const json& j, const Loc& at, DynamicsSettings& d) {
-  r.keys(j, at,
-         {"beta_joint", "beta_limit", "beta_contact", "drift_compensation", "penetration_margin",
-          "limit_margin"});
-  if (const json* v = Reader::get(j, "beta_joint"))
-    d.beta_joint = r.number(*v, at.key("beta_joint"), Range::Unit);
-  if (const json* v = Reader::get(j, "beta_limit"))
-    d.beta_limit = r.number(*v, at.key("beta_limit"), Range::Unit);
-  if (const json* v = Reader::get(j, "beta_contact"))
-    d.beta_contact = r.number(*v, at.key("beta_contact"), Range::Unit);
-  if (const json* v = Reader::get(j, "drift_compensation"))
-    d.drift_compensation = r.boolean(*v, at.key("drift_compensation"));
-  if (const json* v = Reader::get(j, "penetration_margin"))
-    d.penetration_margin = r.number(*v, at.key("penetration_margin"), Range::NonNegative);
-  if (const json* v = Reader::get(j, "limit_margin"))
-    d.limit_margin = r.number(*v, at.key("limit_margin"), Range::NonNegative);
+  r.keys(j, at, field_keys(kStabilizationFields));
+  read_fields(r, j, at, kStabilizationFields, d);
 }
 
 void read_softening(const Reader& r, const json& j, const Loc& at, SofteningSettings& s) {
-  r.keys(j, at, {"enabled", "mujoco_reference", "joint", "limit", "contact"});
-  if (const json* v = Reader::get(j, "enabled")) s.enabled = r.boolean(*v, at.key("enabled"));
-  if (const json* v = Reader::get(j, "mujoco_reference"))
-    s.mujoco_reference = r.boolean(*v, at.key("mujoco_reference"));
-  if (const json* v = Reader::get(j, "joint")) read_impedance(r, *v, at.key("joint"), s.joint);
-  if (const json* v = Reader::get(j, "limit")) read_impedance(r, *v, at.key("limit"), s.limit);
-  if (const json* v = Reader::get(j, "contact"))
-    read_impedance(r, *v, at.key("contact"), s.contact);
+  std::vector<std::string> keys = field_keys(kSofteningFlags);
+  for (const auto& [key, member] : kSofteningImpedances) keys.emplace_back(key);
+  r.keys(j, at, keys);
+  read_fields(r, j, at, kSofteningFlags, s);
+  for (const auto& [key, member] : kSofteningImpedances)
+    if (const json* v = Reader::get(j, key)) read_impedance(r, *v, at.key(key), s.*member);
   const std::string bad = softening_error(s);
   if (!bad.empty()) r.fail(at, "valid impedance parameters", bad);
 }
 
-ojson write_impedance(const ImpedanceParams& p) {
-  ojson o;
-  o["d0"] = p.d0;
-  o["dwidth"] = p.dwidth;
-  o["width"] = p.width;
-  o["midpoint"] = p.midpoint;
-  o["power"] = p.power;
-  o["timeconst"] = p.timeconst;
-  o["dampratio"] = p.dampratio;
-  return o;
-}
 }  // namespace
 
 SimSettings read_settings(const Reader& r, const json& j, const Loc& at) {
@@ -153,23 +183,15 @@ ojson write_settings(const SimSettings& s) {
     for (const auto& [k, v] : changed_params(s.solver_settings, *info))
       ss["params"][std::string(k)] = v;
   const DynamicsSettings& d = s.dynamics;
-  ojson& st = o["stabilization"];
-  st["beta_joint"] = d.beta_joint;
-  st["beta_limit"] = d.beta_limit;
-  st["beta_contact"] = d.beta_contact;
-  st["drift_compensation"] = d.drift_compensation;
-  st["penetration_margin"] = d.penetration_margin;
-  st["limit_margin"] = d.limit_margin;
+  write_fields(o["stabilization"], kStabilizationFields, d);
   o["restitution_threshold"] = d.restitution_threshold;
   o["implicit_joint_forces"] = d.implicit_joint_forces;
   o["dense_limit"] = d.dense_limit;
   o["collision"]["margin"] = s.collision.margin;
   ojson& sf = o["softening"];
-  sf["enabled"] = d.softening.enabled;
-  sf["mujoco_reference"] = d.softening.mujoco_reference;
-  sf["joint"] = write_impedance(d.softening.joint);
-  sf["limit"] = write_impedance(d.softening.limit);
-  sf["contact"] = write_impedance(d.softening.contact);
+  write_fields(sf, kSofteningFlags, d.softening);
+  for (const auto& [key, member] : kSofteningImpedances)
+    write_fields(sf[key], kImpedanceFields, d.softening.*member);
   return o;
 }
 

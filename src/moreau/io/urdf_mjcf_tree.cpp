@@ -2,21 +2,14 @@
 
 #include <tinyxml2.h>
 #include <cmath>
-#include <sstream>
 
 #include "moreau/collision/mesh_io.hpp"
 #include "moreau/math/so3.hpp"
+#include "moreau/model/error.hpp"
 
 namespace moreau {
 
 namespace {
-
-std::string fmt(double x) {
-  std::ostringstream os;
-  os.precision(6);
-  os << x;
-  return os.str();
-}
 
 double value_or(const std::vector<double>& v, size_t i, double fallback) {
   return i < v.size() ? v[i] : fallback;
@@ -255,8 +248,8 @@ Result<Scene> build_tree_scene(const LinkTree& t, const LinkValues& values, Tree
         P[i] = l.in_parent;
       }
       if (!std::isfinite(l.mass) || l.mass < 0.0)
-        validation_error(t, l,
-                         Error{"", 0, l.element + " mass", "a finite mass >= 0", fmt(l.mass)});
+        validation_error(
+            t, l, Error{"", 0, l.element + " mass", "a finite mass >= 0", error_number(l.mass)});
       if (l.mass > 0.0) {
         Body probe{l.name, l.mass, l.inertia};
         if (auto e = validate_body(probe, l.element)) validation_error(t, l, *e);

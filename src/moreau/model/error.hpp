@@ -2,6 +2,7 @@
 // Errors are values at the edges (loaders, command line): Result<T> carries a value or an Error
 // naming the file, the element and what was expected. C++20 has no std::expected.
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -25,6 +26,14 @@ struct Error {
     return m;
   }
 };
+
+// A number as an Error's `got` text: 6 significant digits, the stream's default notation.
+inline std::string error_number(double x) {
+  std::ostringstream os;
+  os.precision(6);
+  os << x;
+  return os.str();
+}
 
 template <class T>
 class Result {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include <Eigen/Eigenvalues>
 
@@ -11,12 +10,6 @@
 namespace moreau {
 
 namespace {
-std::string fmt(double x) {
-  std::ostringstream os;
-  os.precision(6);
-  os << x;
-  return os.str();
-}
 bool finite3(const Vec3& v) {
   return v.allFinite();
 }
@@ -52,22 +45,24 @@ double Model::total_mass() const {
 
 std::optional<Error> validate_body(const Body& b, const std::string& element) {
   if (!std::isfinite(b.mass) || b.mass <= 0.0)
-    return Error{"", 0, element + " mass", "a finite mass > 0", fmt(b.mass)};
+    return Error{"", 0, element + " mass", "a finite mass > 0", error_number(b.mass)};
   if (!b.inertia.allFinite())
     return Error{"", 0, element + " inertia", "finite entries", "non-finite"};
   const double asym = (b.inertia - b.inertia.transpose()).cwiseAbs().maxCoeff();
   if (asym > 1e-9 * std::max(1.0, b.inertia.cwiseAbs().maxCoeff()))
-    return Error{"", 0, element + " inertia", "a symmetric matrix", "asymmetry " + fmt(asym)};
+    return Error{"", 0, element + " inertia", "a symmetric matrix",
+                 "asymmetry " + error_number(asym)};
   Eigen::SelfAdjointEigenSolver<Mat3> es(b.inertia);
   const Vec3 ev = es.eigenvalues();
   if (ev.minCoeff() <= 0.0)
     return Error{"", 0, element + " inertia", "a positive definite matrix",
-                 "eigenvalues " + fmt(ev[0]) + ", " + fmt(ev[1]) + ", " + fmt(ev[2])};
+                 "eigenvalues " + error_number(ev[0]) + ", " + error_number(ev[1]) + ", " +
+                     error_number(ev[2])};
   // Principal moments of a real body satisfy the triangle inequality I1 + I2 >= I3.
   if (ev[0] + ev[1] < ev[2] * (1.0 - 1e-9))
     return Error{"", 0, element + " inertia",
                  "principal moments satisfying the triangle inequality",
-                 fmt(ev[0]) + " + " + fmt(ev[1]) + " < " + fmt(ev[2])};
+                 error_number(ev[0]) + " + " + error_number(ev[1]) + " < " + error_number(ev[2])};
   return std::nullopt;
 }
 
@@ -75,7 +70,7 @@ static std::optional<Error> validate_pose(const Pose& p, const std::string& elem
   if (!finite3(p.p)) return Error{"", 0, element + " position", "finite numbers", "non-finite"};
   if (!is_unit_quaternion(p.q, 1e-6))
     return Error{"", 0, element + " quaternion", "a finite unit quaternion (w, x, y, z)",
-                 "norm " + fmt(p.q.norm())};
+                 "norm " + error_number(p.q.norm())};
   return std::nullopt;
 }
 
@@ -94,21 +89,21 @@ std::optional<Error> validate_joint(const Joint& j, int nb, const std::string& e
       return Error{"", 0, element + " limit[" + std::to_string(k) + "]", "numbers", "NaN"};
     if (l.lower > l.upper)
       return Error{"", 0, element + " limit[" + std::to_string(k) + "]", "lower <= upper",
-                   fmt(l.lower) + " > " + fmt(l.upper)};
+                   error_number(l.lower) + " > " + error_number(l.upper)};
     const DofActuator& a = j.actuators[k];
     if (!std::isfinite(a.kp) || !std::isfinite(a.kd) || a.kp < 0.0 || a.kd < 0.0)
       return Error{"", 0, element + " actuator[" + std::to_string(k) + "]",
-                   "finite gains kp, kd >= 0", fmt(a.kp) + ", " + fmt(a.kd)};
+                   "finite gains kp, kd >= 0", error_number(a.kp) + ", " + error_number(a.kd)};
     if (!std::isfinite(a.force) || !std::isfinite(a.target) || !std::isfinite(a.amplitude) ||
         !std::isfinite(a.frequency) || !std::isfinite(a.phase))
       return Error{"", 0, element + " actuator[" + std::to_string(k) + "]", "finite numbers",
                    "non-finite"};
     if (!(a.effort_limit > 0.0))
       return Error{"", 0, element + " actuator[" + std::to_string(k) + "] effort_limit", "> 0",
-                   fmt(a.effort_limit)};
+                   error_number(a.effort_limit)};
     if (!std::isfinite(j.damping[k]) || j.damping[k] < 0.0)
       return Error{"", 0, element + " damping[" + std::to_string(k) + "]", "a finite number >= 0",
-                   fmt(j.damping[k])};
+                   error_number(j.damping[k])};
   }
   return std::nullopt;
 }
@@ -119,7 +114,7 @@ std::optional<Error> validate_geometry(const Geometry& g, int nb, const std::str
   if (auto e = validate_pose(g.pose, element + " pose")) return e;
   auto positive = [&](double x, const char* what) -> std::optional<Error> {
     if (!std::isfinite(x) || x <= 0.0)
-      return Error{"", 0, element + " " + what, "a finite number > 0", fmt(x)};
+      return Error{"", 0, element + " " + what, "a finite number > 0", error_number(x)};
     return std::nullopt;
   };
   switch (g.type) {
@@ -145,10 +140,11 @@ std::optional<Error> validate_geometry(const Geometry& g, int nb, const std::str
       break;
   }
   if (!std::isfinite(g.material.friction) || g.material.friction < 0.0)
-    return Error{"", 0, element + " friction", "a finite number >= 0", fmt(g.material.friction)};
+    return Error{"", 0, element + " friction", "a finite number >= 0",
+                 error_number(g.material.friction)};
   if (!(g.material.restitution >= 0.0 && g.material.restitution <= 1.0))
     return Error{"", 0, element + " restitution", "a number in [0, 1]",
-                 fmt(g.material.restitution)};
+                 error_number(g.material.restitution)};
   return std::nullopt;
 }
 

@@ -28,21 +28,26 @@ Body cylinder_body(const std::string& name, double m, double r, double hl) {
   return b;
 }
 
-Geometry box_geom(int body, const Vec3& half_extents, const Pose& pose) {
+namespace {
+// A shape of `type` attached to `body` at `pose` in the body frame; the caller sets its size.
+Geometry attached(int body, ShapeType type, const Pose& pose) {
   Geometry g;
   g.body = body;
-  g.type = ShapeType::Box;
-  g.half_extents = half_extents;
+  g.type = type;
   g.pose = pose;
+  return g;
+}
+}  // namespace
+
+Geometry box_geom(int body, const Vec3& half_extents, const Pose& pose) {
+  Geometry g = attached(body, ShapeType::Box, pose);
+  g.half_extents = half_extents;
   return g;
 }
 
 Geometry sphere_geom(int body, double radius, const Pose& pose) {
-  Geometry g;
-  g.body = body;
-  g.type = ShapeType::Sphere;
+  Geometry g = attached(body, ShapeType::Sphere, pose);
   g.radius = radius;
-  g.pose = pose;
   return g;
 }
 

@@ -28,7 +28,9 @@ Result<Scene> finish(ModelBuilder& mb, State s, double duration,
   return finish_scene(mb, std::move(s), duration, std::move(settings));
 }
 
-Geometry with_material(Geometry g, double mu, double e) {
+// `g` with friction mu, restitution e and, when given, a name.
+Geometry with_material(Geometry g, double mu, double e, std::string name = {}) {
+  if (!name.empty()) g.name = std::move(name);
   g.material.friction = mu;
   g.material.restitution = e;
   return g;
@@ -63,9 +65,7 @@ Result<Scene> box_on_plane(const SceneParams& params) {
   const Vec3 h(0.1, 0.1, 0.1);
   const int b = add_body(mb, s, box_body("box", 1.0, h), Vec3(0, 0, h.z() + drop));
   mb.add_geometry(with_material(ground_plane(), mu, 0.0));
-  Geometry g = with_material(box_geom(b, h), mu, 0.0);
-  g.name = "box";
-  mb.add_geometry(g);
+  mb.add_geometry(with_material(box_geom(b, h), mu, 0.0, "box"));
   return finish(mb, s, 1.0);
 }
 
@@ -79,9 +79,7 @@ Result<Scene> ball_drop(const SceneParams& params) {
   const double r = 0.1;
   const int b = add_body(mb, s, sphere_body("ball", 1.0, r), Vec3(0, 0, height));
   mb.add_geometry(with_material(ground_plane(), 0.5, e));
-  Geometry g = with_material(sphere_geom(b, r), 0.5, e);
-  g.name = "ball";
-  mb.add_geometry(g);
+  mb.add_geometry(with_material(sphere_geom(b, r), 0.5, e, "ball"));
   return finish(mb, s, 2.0);
 }
 
@@ -100,9 +98,7 @@ Result<Scene> box_incline(const SceneParams& params) {
   plane.name = "incline";
   plane.pose.q = tilt;
   mb.add_geometry(plane);
-  Geometry g = with_material(box_geom(b, h), mu, 0.0);
-  g.name = "box";
-  mb.add_geometry(g);
+  mb.add_geometry(with_material(box_geom(b, h), mu, 0.0, "box"));
   return finish(mb, s, 2.0);
 }
 
@@ -119,9 +115,7 @@ Result<Scene> box_stack(const SceneParams& params) {
   for (int i = 0; i < *n; ++i) {
     const int b = add_body(mb, s, box_body("box" + std::to_string(i), 1.0, h),
                            Vec3(0, 0, h.z() * (2 * i + 1)));
-    Geometry g = with_material(box_geom(b, h), mu, 0.0);
-    g.name = "box" + std::to_string(i);
-    mb.add_geometry(g);
+    mb.add_geometry(with_material(box_geom(b, h), mu, 0.0, "box" + std::to_string(i)));
   }
   SimSettings st = contact_settings();
   st.solver_settings.tol = 1e-8;  // PGS converges slowly on stacks: 1e-8 m/s keeps them standing

@@ -217,23 +217,18 @@ void solve_admm(const Problem& p, const SolverSettings& st, const WarmStart& war
     sol.residual = ncp_residuals(p, w.y, w.v, a.ncp, w.scratch).natmap;
   }
 }
+
+// The four registered variants differ only in the NCP flag and the penalty rule.
+template <bool kNcp, Penalty kPenalty>
+void solve_admm_variant(const Problem& p, const SolverSettings& s, const WarmStart& w,
+                        SolverWorkspace& ws, Solution& sol) {
+  solve_admm(p, s, w, ws, sol, read_params(s, kNcp, kPenalty));
+}
 }  // namespace
 
-void solve_admm_ccp(const Problem& p, const SolverSettings& s, const WarmStart& w,
-                    SolverWorkspace& ws, Solution& sol) {
-  solve_admm(p, s, w, ws, sol, read_params(s, false, Penalty::Fixed));
-}
-void solve_admm_ncp_fp(const Problem& p, const SolverSettings& s, const WarmStart& w,
-                       SolverWorkspace& ws, Solution& sol) {
-  solve_admm(p, s, w, ws, sol, read_params(s, true, Penalty::Fixed));
-}
-void solve_admm_ncp_la(const Problem& p, const SolverSettings& s, const WarmStart& w,
-                       SolverWorkspace& ws, Solution& sol) {
-  solve_admm(p, s, w, ws, sol, read_params(s, true, Penalty::Linear));
-}
-void solve_admm_ncp_sa(const Problem& p, const SolverSettings& s, const WarmStart& w,
-                       SolverWorkspace& ws, Solution& sol) {
-  solve_admm(p, s, w, ws, sol, read_params(s, true, Penalty::Spectral));
-}
+extern const SolveFn solve_admm_ccp = solve_admm_variant<false, Penalty::Fixed>;
+extern const SolveFn solve_admm_ncp_fp = solve_admm_variant<true, Penalty::Fixed>;
+extern const SolveFn solve_admm_ncp_la = solve_admm_variant<true, Penalty::Linear>;
+extern const SolveFn solve_admm_ncp_sa = solve_admm_variant<true, Penalty::Spectral>;
 
 }  // namespace moreau

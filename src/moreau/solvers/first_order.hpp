@@ -10,17 +10,13 @@
 namespace moreau {
 
 // "admm-ccp": ADMM on the SOCP (eq. 19), fixed penalty, no De Saxce term, eta = 0.
-void solve_admm_ccp(const Problem& p, const SolverSettings& s, const WarmStart& w,
-                    SolverWorkspace& ws, Solution& sol);
+extern const SolveFn solve_admm_ccp;
 // "admm-ncp-fp": proximal ADMM on the NCP (Carpentier), fixed penalty rho_0.
-void solve_admm_ncp_fp(const Problem& p, const SolverSettings& s, const WarmStart& w,
-                       SolverWorkspace& ws, Solution& sol);
+extern const SolveFn solve_admm_ncp_fp;
 // "admm-ncp-la": the same with linear penalty adaptation (residual balancing, eq. 171).
-void solve_admm_ncp_la(const Problem& p, const SolverSettings& s, const WarmStart& w,
-                       SolverWorkspace& ws, Solution& sol);
+extern const SolveFn solve_admm_ncp_la;
 // "admm-ncp-sa": the same with spectral penalty adaptation (eq. 172).
-void solve_admm_ncp_sa(const Problem& p, const SolverSettings& s, const WarmStart& w,
-                       SolverWorkspace& ws, Solution& sol);
+extern const SolveFn solve_admm_ncp_sa;
 // "apgd": Nesterov-accelerated projected gradient with backtracking and restart (Mazhar et al.
 // 2015) on the CCP; param "ncp" = 1 adds the De Saxce fixed point.
 void solve_apgd(const Problem& p, const SolverSettings& s, const WarmStart& w, SolverWorkspace& ws,
