@@ -4,7 +4,6 @@
 
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
-#include "moreau/sim/simulator.hpp"
 
 using namespace moreau;
 

@@ -94,7 +94,8 @@ inline Problem random_primal(std::mt19937& rng, int nb, int nc, double mu, int j
   p.u_minus.resize(6 * nb);
   p.generalized_force.resize(6 * nb);
   for (int k = 0; k < 6 * nb; ++k) p.u_minus[k] = vscale * U(rng);
-  for (int i = 0; i < nb; ++i) p.generalized_force.segment<6>(6 * i) << 0, 0, -9.81 * p.M[i](0, 0), 0, 0, 0;
+  for (int i = 0; i < nb; ++i)
+    p.generalized_force.segment<6>(6 * i) << 0, 0, -9.81 * p.M[i](0, 0), 0, 0, 0;
   p.u_free.resize(6 * nb);
   for (int i = 0; i < nb; ++i)
     p.u_free.segment<6>(6 * i) =

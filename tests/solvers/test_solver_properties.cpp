@@ -246,7 +246,7 @@ namespace {
 // nbgs and raisim (the report's maximum-dissipation local solves) are left out: on these coupled
 // problems they stall away from the NCP solution by design (docs/solvers.md).
 const char* kPgsFamily[] = {"pgs-ccp", "pgs-ncp", "nbgs-exact", "raisim-ds", "pgs"};
-}
+}  // namespace
 
 TEST(SolverProperties, PgsFamilyWarmStartFromTheSolutionTakesOneSweep) {
   const Problem p = coupled_problem(11);

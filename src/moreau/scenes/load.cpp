@@ -8,7 +8,8 @@ namespace moreau {
 
 namespace {
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 }  // namespace
 
@@ -21,12 +22,16 @@ Result<Scene> load_scene(const std::string& name, const SceneParams& params) {
     return Error{name, 0, "scene file", "a readable file", "cannot open it"};
   }
   if (ends_with(name, ".json")) {
-    if (!params.empty()) return Error{name, 0, "--set", "no parameters (they apply to built-in scenes only)", std::to_string(params.size()) + " given"};
+    if (!params.empty())
+      return Error{name, 0, "--set", "no parameters (they apply to built-in scenes only)",
+                   std::to_string(params.size()) + " given"};
     return load_scene_json_file(name);
   }
   if (ends_with(name, ".urdf") || ends_with(name, ".xml") || ends_with(name, ".mjcf"))
     return load_model_file(name, params);  // URDF / MJCF (docs/model-import.md)
-  return Error{name, 0, "scene file", "a .json scene, .urdf or MJCF .xml file (or a built-in scene name)", "an unknown extension"};
+  return Error{name, 0, "scene file",
+               "a .json scene, .urdf or MJCF .xml file (or a built-in scene name)",
+               "an unknown extension"};
 }
 
 }  // namespace moreau

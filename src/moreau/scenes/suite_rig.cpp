@@ -22,13 +22,16 @@ int Rig::box(const std::string& name, double mass, const Vec3& half, const Vec3&
   return b;
 }
 
-int Rig::ball(const std::string& name, double mass, double radius, const Vec3& pos, uint32_t group) {
+int Rig::ball(const std::string& name, double mass, double radius, const Vec3& pos,
+              uint32_t group) {
   const int b = add_body(mb_, s_, sphere_body(name, mass, radius), pos);
-  mb_.add_geometry(grouped(sphere_geom(b, radius), group, group == kGroupMech ? kMaskMech : 0xffffffffu));
+  mb_.add_geometry(
+      grouped(sphere_geom(b, radius), group, group == kGroupMech ? kMaskMech : 0xffffffffu));
   return b;
 }
 
-int Rig::shell(const std::string& name, double mass, const Vec3& in, double t, const Vec3& pos, int mask) {
+int Rig::shell(const std::string& name, double mass, const Vec3& in, double t, const Vec3& pos,
+               int mask) {
   const int b = add_body(mb_, s_, box_body(name, mass, in + Vec3::Constant(t)), pos);
   const Vec3 o = in + Vec3::Constant(t);
   const Vec3 plates[5][2] = {{v3(t, o.y(), o.z()), v3(in.x() + t, 0, 0)},
@@ -48,8 +51,8 @@ void Rig::world_box(const Vec3& half, const Vec3& pos) {
   mb_.add_geometry(box_geom(-1, half, {pos, Quat::Identity()}));
 }
 
-int Rig::joint(const std::string& name, JointType t, int base, int follower, const Vec3& anchor, const Vec3& a1,
-               const Vec3& a2) {
+int Rig::joint(const std::string& name, JointType t, int base, int follower, const Vec3& anchor,
+               const Vec3& a1, const Vec3& a2) {
   Mat3 R;
   R.col(0) = a1.normalized();
   R.col(1) = (a2 - a2.dot(R.col(0)) * R.col(0)).normalized();
@@ -81,8 +84,8 @@ void Rig::damping(int j, double c) {
   for (int k = 0; k < jt.dofs(); ++k) jt.damping[k] = c;
 }
 
-int Rig::fourbar(const std::string& p, int parent, const Vec3& A, const Vec3& B, const Vec3& down, double L,
-                 double mass) {
+int Rig::fourbar(const std::string& p, int parent, const Vec3& A, const Vec3& B, const Vec3& down,
+                 double L, double mass) {
   const Vec3 d = down.normalized(), C = A + L * d, D = B + L * d;
   const Vec3 axis = (B - A).cross(d).normalized();
   const double w = 0.01;

@@ -20,10 +20,13 @@ class Rig {
   // A box body with its box geometry (mechanism group).
   int box(const std::string& name, double mass, const Vec3& half, const Vec3& pos);
   // A sphere body (foot, prop, eye) with its sphere geometry.
-  int ball(const std::string& name, double mass, double radius, const Vec3& pos, uint32_t group = kGroupMech);
+  int ball(const std::string& name, double mass, double radius, const Vec3& pos,
+           uint32_t group = kGroupMech);
   // A hollow shell: one body whose geometry is up to five plates (never a bottom) around a box
-  // of half extents `inner` centred at pos, plates of thickness t. plates: bits +x, -x, +y, -y, top.
-  int shell(const std::string& name, double mass, const Vec3& inner, double t, const Vec3& pos, int plates = 31);
+  // of half extents `inner` centred at pos, plates of thickness t. plates: bits +x, -x, +y, -y,
+  // top.
+  int shell(const std::string& name, double mass, const Vec3& inner, double t, const Vec3& pos,
+            int plates = 31);
   // A world geometry box (table, pedestal).
   void world_box(const Vec3& half, const Vec3& pos);
 
@@ -54,6 +57,8 @@ class Rig {
 };
 
 // Vec3 shorthand for the layouts.
-inline Vec3 v3(double x, double y, double z) { return Vec3(x, y, z); }
+inline Vec3 v3(double x, double y, double z) {
+  return Vec3(x, y, z);
+}
 
 }  // namespace moreau::builtin

@@ -20,8 +20,9 @@ struct LinkSpec {
 
 // A limb hanging from `parent` at world point `top`: one revolute per link, each link a box
 // centred half a length below its joint. Returns the joint indices; *last = last body.
-std::vector<int> limb(Rig& r, const std::string& side, int parent, Vec3 top, const std::vector<LinkSpec>& links,
-                      double amp, double freq, double phase, int* last) {
+std::vector<int> limb(Rig& r, const std::string& side, int parent, Vec3 top,
+                      const std::vector<LinkSpec>& links, double amp, double freq, double phase,
+                      int* last) {
   std::vector<int> js;
   int prev = parent;
   for (const LinkSpec& l : links) {
@@ -48,14 +49,17 @@ Result<Scene> arm7d(const SceneParams&) {
   Rig r("arm7d");
   const double masses[7] = {3.908, 3.0, 2.5, 2.0, 1.5, 1.0, 0.5};
   const double kp[7] = {50, 400, 20, 200, 5, 30, 1}, kd[7] = {1, 20, 0.5, 8, 0.1, 0.5, 0.02};
-  const double target[7] = {0, 1.0, 0, 1.3, 0, 0.7, 0}, amp[7] = {0.6, 0.3, 0.3, 0.3, 0.5, 0.3, 0.5};
+  const double target[7] = {0, 1.0, 0, 1.3, 0, 0.7, 0},
+               amp[7] = {0.6, 0.3, 0.3, 0.3, 0.5, 0.3, 0.5};
   const double len = 0.14, z0 = 0.35;
   r.world_box(v3(0.08, 0.08, 0.5 * z0 - 0.01), v3(0, 0, 0.5 * z0 - 0.01));  // pedestal
   int prev = -1;
   for (int i = 0; i < 7; ++i) {
     const Vec3 top(0, 0, z0 + i * len);
-    const int b = r.box("link" + std::to_string(i + 1), masses[i], v3(0.05, 0.05, 0.5 * len - 0.005), top + v3(0, 0, 0.5 * len));
-    const int j = r.hinge("joint" + std::to_string(i + 1), prev, b, top, i % 2 == 0 ? Vec3::UnitZ() : Vec3::UnitY());
+    const int b = r.box("link" + std::to_string(i + 1), masses[i],
+                        v3(0.05, 0.05, 0.5 * len - 0.005), top + v3(0, 0, 0.5 * len));
+    const int j = r.hinge("joint" + std::to_string(i + 1), prev, b, top,
+                          i % 2 == 0 ? Vec3::UnitZ() : Vec3::UnitY());
     r.limit(j, -2.8, 2.8);
     r.pd(j, kp[i], kd[i], target[i], amp[i], 0.4, 0.7 * i);
     prev = b;
@@ -111,7 +115,8 @@ Result<Scene> bdx(const SceneParams&) {
     const double sy = k == 0 ? 0.07 : -0.07;
     int foot = -1;
     limb(r, k == 0 ? "l_" : "r_", pelvis, v3(0, sy, hz - 0.06), leg, 0.2, 1.0, k * kPi, &foot);
-    r.builder().add_geometry(box_geom(foot, v3(0.08, 0.04, 0.01), {v3(0.02, 0, -0.02), Quat::Identity()}));
+    r.builder().add_geometry(
+        box_geom(foot, v3(0.08, 0.04, 0.01), {v3(0.02, 0, -0.02), Quat::Identity()}));
   }
   // Neck and head: stacked upwards.
   const Vec3 axes[4] = {Vec3::UnitY(), Vec3::UnitY(), Vec3::UnitZ(), Vec3::UnitX()};
@@ -144,8 +149,10 @@ Result<Scene> lima(const SceneParams&) {
                                      {"ankle_roll", Vec3::UnitX(), 0.8, 0.03, 30, 0.3}};
   for (int k = 0; k < 2; ++k) {
     int foot = -1;
-    limb(r, k == 0 ? "l_" : "r_", pelvis, v3(0, k == 0 ? 0.09 : -0.09, hz - 0.1), leg, 0.15, 0.8, k * kPi, &foot);
-    r.builder().add_geometry(box_geom(foot, v3(0.1, 0.05, 0.01), {v3(0.03, 0, -0.025), Quat::Identity()}));
+    limb(r, k == 0 ? "l_" : "r_", pelvis, v3(0, k == 0 ? 0.09 : -0.09, hz - 0.1), leg, 0.15, 0.8,
+         k * kPi, &foot);
+    r.builder().add_geometry(
+        box_geom(foot, v3(0.1, 0.05, 0.01), {v3(0.03, 0, -0.025), Quat::Identity()}));
   }
   const std::vector<LinkSpec> arm = {{"shoulder_pitch", Vec3::UnitY(), 0.6, 0.04, 10, 0.2},
                                      {"shoulder_roll", Vec3::UnitX(), 0.5, 0.04, 10, 0.2},
@@ -153,7 +160,8 @@ Result<Scene> lima(const SceneParams&) {
                                      {"elbow", Vec3::UnitY(), 0.1, 0.15, 2, 0.02}};
   for (int k = 0; k < 2; ++k) {
     int hand = -1;
-    limb(r, k == 0 ? "l_" : "r_", pelvis, v3(0, k == 0 ? 0.2 : -0.2, hz + 0.1), arm, 0.5, 0.8, (1 - k) * kPi, &hand);
+    limb(r, k == 0 ? "l_" : "r_", pelvis, v3(0, k == 0 ? 0.2 : -0.2, hz + 0.1), arm, 0.5, 0.8,
+         (1 - k) * kPi, &hand);
   }
   return r.finish(4.0);
 }
