@@ -8,22 +8,10 @@
 #include "moreau/io/scene.hpp"
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/solvers/solver_params.hpp"
+#include "solvers/param_values.hpp"
 
 using namespace moreau;
-
-namespace {
-
-// A value other than the default inside the accepted range.
-double other_value(const ParamSpec& p) {
-  for (double v :
-       {p.default_value + 1.0, p.default_value * 0.5, p.default_value - 1.0, p.min, p.max})
-    if (v != p.default_value && v >= p.min && v <= p.max && std::isfinite(v) &&
-        (!p.integer || v == std::floor(v)))
-      return v;
-  return p.default_value;
-}
-
-}  // namespace
+using testing_params::other_value;
 
 // Scene JSON writes the parameters off their defaults and reads them back exactly, for every
 // solver and every parameter of its table.

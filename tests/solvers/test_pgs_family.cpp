@@ -112,15 +112,23 @@ TEST_P(Family, SingleContactSlidingObliqueCoupled) {
   expect_lambda(GetParam(), p, ex.lambda);
 }
 
-TEST_P(Family, DeterministicBitIdentical) {
+namespace {
+// Four coupled contacts (mu 0.5, 0.3, 0.8, 0.1) pressed together: a random SPD D, v_f pushing in.
+Problem four_contacts() {
   const MatX D = test::random_delassus(12, 3, 7);
   VecX vf(12);
   for (int k = 0; k < 12; ++k) vf[k] = k % 3 == 2 ? -1.0 - 0.1 * k : 0.3 * std::sin(k);
-  const Problem p = test::dense_problem({{ConeKind::Coulomb, 3, 0.5},
-                                         {ConeKind::Coulomb, 3, 0.3},
-                                         {ConeKind::Coulomb, 3, 0.8},
-                                         {ConeKind::Coulomb, 3, 0.1}},
-                                        D, vf);
+  return test::dense_problem({{ConeKind::Coulomb, 3, 0.5},
+                              {ConeKind::Coulomb, 3, 0.3},
+                              {ConeKind::Coulomb, 3, 0.8},
+                              {ConeKind::Coulomb, 3, 0.1}},
+                             D, vf);
+}
+
+}  // namespace
+
+TEST_P(Family, DeterministicBitIdentical) {
+  const Problem p = four_contacts();
   SolverSettings s;
   s.max_iters = 200;
   s.tol = 1e-10;
@@ -290,14 +298,7 @@ Problem falling_stack(int n) {
 TEST(RaisimDsEs, StopsOnThePlateau) {
   // Default es_tol = tol: the sweep's objective change bounds every block's velocity change by
   // tol (plateau_level); the stop comes where raisim-ds's residual test is met, give or take.
-  const MatX D = test::random_delassus(12, 3, 7);
-  VecX vf(12);
-  for (int k = 0; k < 12; ++k) vf[k] = k % 3 == 2 ? -1.0 - 0.1 * k : 0.3 * std::sin(k);
-  const Problem p = test::dense_problem({{ConeKind::Coulomb, 3, 0.5},
-                                         {ConeKind::Coulomb, 3, 0.3},
-                                         {ConeKind::Coulomb, 3, 0.8},
-                                         {ConeKind::Coulomb, 3, 0.1}},
-                                        D, vf);
+  const Problem p = four_contacts();
   SolverSettings s;
   s.tol = 1e-6;
   s.max_iters = 5000;

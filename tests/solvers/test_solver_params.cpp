@@ -13,9 +13,11 @@
 
 #include "implicit_problems.hpp"
 #include "moreau/solvers/solver_params.hpp"
+#include "param_values.hpp"
 #include "sap_problems.hpp"
 
 using namespace moreau;
+using testing_params::other_value;
 
 namespace {
 
@@ -38,16 +40,6 @@ Solution run(const SolverInfo& info, const Problem& p, const SolverSettings& s) 
 
 bool same_bits(const VecX& a, const VecX& b) {
   return a.size() == b.size() && (a.array() == b.array()).all();
-}
-
-// A value other than the default inside the accepted range.
-double other_value(const ParamSpec& p) {
-  for (double v :
-       {p.default_value + 1.0, p.default_value * 0.5, p.default_value - 1.0, p.min, p.max})
-    if (v != p.default_value && v >= p.min && v <= p.max && std::isfinite(v) &&
-        (!p.integer || v == std::floor(v)))
-      return v;
-  return p.default_value;
 }
 
 }  // namespace

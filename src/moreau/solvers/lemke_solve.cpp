@@ -20,8 +20,8 @@ constexpr double kTwoPi = 6.283185307179586476925;
 
 struct LemkeWorkspace {
   static constexpr WorkspaceSlot slot = WorkspaceSlot::Lemke;
-  MatX A, S, X, T, ST, M, Ms;  // M, q: the LCP; Ms, qs: scaled by diag(rs) M diag(zs)
-  VecX vhat, q, qs, zs, rs, z, lam_u;
+  MatX A, S, X, T, ST, M, Ms;  // M, q: the LCP; Ms, qs: scaled by diag(r) M diag(r)
+  VecX vhat, q, qs, r, z, lam_u;
   std::vector<int> rows_j, rows_u;
   Eigen::CompleteOrthogonalDecomposition<MatX> cod;
   lemke::Tableau tableau;
@@ -99,16 +99,16 @@ void build_lcp(const Problem& p, int nd, LemkeWorkspace& w) {
   }
 }
 
-// Per-contact diagonal scaling Ms = diag(rs) M diag(zs), qs = rs .* q, z = zs .* z_s, which keeps
+// Per-contact diagonal scaling Ms = diag(r) M diag(r), qs = r .* q, z = r .* z_s, which keeps
 // complementarity (positive diagonal factors). With s = sqrt(S_nn) of the contact (or S_ll of a
 // limit): c_n and beta scale by 1/s, sigma by s, so the Schur block becomes Jacobi-scaled (unit
 // normal diagonal) while the friction rows keep their entries mu, 1, -1. Without it, impulses of
 // 1e5 against a Delassus of 1e-4 (FCLib's PerioBox) leave no meaningful pivot tolerance. The
-// covering vector of the scaled LCP is rs, so that Lemke follows the path of the unscaled LCP
+// covering vector of the scaled LCP is r, so that Lemke follows the path of the unscaled LCP
 // with d = 1 (the same solution where several exist, e.g. Painleve's cases).
 void scale_lcp(const Problem& p, int nd, LemkeWorkspace& w) {
   const int nz = static_cast<int>(w.q.size());
-  w.zs.setOnes(nz);
+  w.r.setOnes(nz);
   int u = 0, k = 0;
   for (const ConstraintBlock& b : p.blocks) {
     if (b.cone == ConeKind::Free) continue;
@@ -116,18 +116,17 @@ void scale_lcp(const Problem& p, int nd, LemkeWorkspace& w) {
     const double d = w.S(row, row);
     const double s = d > 0.0 ? std::sqrt(d) : 1.0;
     if (b.cone == ConeKind::Orthant) {
-      w.zs[k++] = 1.0 / s;
+      w.r[k++] = 1.0 / s;
       u += 1;
     } else {
-      w.zs.segment(k, nd + 1).setConstant(1.0 / s);
-      w.zs[k + nd + 1] = s;
+      w.r.segment(k, nd + 1).setConstant(1.0 / s);
+      w.r[k + nd + 1] = s;
       k += nd + 2;
       u += 3;
     }
   }
-  w.rs = w.zs;
-  w.Ms = w.rs.asDiagonal() * w.M * w.zs.asDiagonal();
-  w.qs = w.rs.cwiseProduct(w.q);
+  w.Ms = w.r.asDiagonal() * w.M * w.r.asDiagonal();
+  w.qs = w.r.cwiseProduct(w.q);
 }
 
 // lambda from z: lambda_U = T z, lambda_J = -A_JJ^+ (A_JU lambda_U + v_fJ).
@@ -171,7 +170,7 @@ void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart&, So
       static_cast<int>(std::min(1e9, std::max(1.0, std::ceil(pivot_factor * n))));
   int pivots = 0;
   const lemke::Result r =
-      lemke::solve_lcp(w.Ms, w.qs, w.rs, max_pivots, s.lemke.pivot_tol, w.tableau, w.z, &pivots);
+      lemke::solve_lcp(w.Ms, w.qs, w.r, max_pivots, s.lemke.pivot_tol, w.tableau, w.z, &pivots);
   sol.iterations = pivots;
   if (r != lemke::Result::Solution) {
     sol.status = SolveStatus::Failed;
@@ -183,7 +182,7 @@ void solve_lemke(const Problem& p, const SolverSettings& s, const WarmStart&, So
     sol.residual = INFINITY;
     return;
   }
-  w.z.array() *= w.zs.array();  // back to the unscaled unknowns
+  w.z.array() *= w.r.array();  // back to the unscaled unknowns
   sol.residual = lemke::lcp_residual(w.M, w.q, w.z);
   if (s.trace) sol.trace.push_back(sol.residual);
   recover_lambda(w, sol.lambda);
