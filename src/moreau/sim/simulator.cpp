@@ -63,7 +63,8 @@ bool Simulator::step(State& s) {
   const bool midpoint = settings_.integrator == Integrator::MoreauMidpoint;
   State* at = &s;
   if (midpoint) {
-    // Moreau's midpoint: everything (collision, J, M, generalized force) is evaluated at s_m = s [+] dt/2 u^-.
+    // Moreau's midpoint: everything (collision, J, M, generalized force) is evaluated at s_m = s
+    // [+] dt/2 u^-.
     mid_ = s;
     integrate_positions(mid_, s.u, 0.5 * dt);
     mid_.t = s.t + 0.5 * dt;
