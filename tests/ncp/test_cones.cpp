@@ -92,7 +92,8 @@ TEST(Cones, DeSaxceIgnoresNormalBias) {
   const Problem p = test::dense_problem(
       {{ConeKind::Free, 2}, {ConeKind::Coulomb, 3, 0.7}, {ConeKind::Coulomb, 3, 0.2}},
       MatX::Identity(8, 8), VecX::Zero(8));
-  VecX v(8), bias = VecX::Zero(8), a, b;
+  VecX v(8), bias = VecX::Zero(8);
+  GrowVec a, b;
   v << 0.3, -1, 0.4, -0.2, 2.0, -0.7, 0.1, -3.0;
   bias[0] = 5.0;   // joint row
   bias[4] = -1.5;  // normal of contact 1

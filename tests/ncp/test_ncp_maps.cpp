@@ -74,7 +74,8 @@ TEST(NcpProjection, BlockwiseMoreauDecompositionWithOrthogonality) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-3.0, 3.0);
   for (int s = 0; s < 100; ++s) {
-    VecX x(9), pk, pd;
+    VecX x(9);
+    GrowVec pk, pd;
     for (int k = 0; k < 9; ++k) x[k] = u(rng);
     project_primal(p, x, pk);
     project_dual(p, VecX(-x), pd);
@@ -84,7 +85,7 @@ TEST(NcpProjection, BlockwiseMoreauDecompositionWithOrthogonality) {
       EXPECT_LE(std::abs(pk.segment(b.offset, b.size).dot(polar.segment(b.offset, b.size))),
                 1e-12 * (1.0 + x.squaredNorm()));
     // In place (out aliases x) gives the same answer, bit for bit.
-    VecX y = x;
+    GrowVec y = x;
     project_primal(p, y, y);
     EXPECT_EQ(y, pk);
   }
@@ -92,7 +93,8 @@ TEST(NcpProjection, BlockwiseMoreauDecompositionWithOrthogonality) {
 
 TEST(NcpDeSaxce, TermIsMuTimesTangentialSpeedOnContactNormalsOnly) {
   const Problem p = mixed_problem(MatX::Identity(9, 9), VecX::Zero(9));
-  VecX v(9), s(9), vh;
+  VecX v(9), s(9);
+  GrowVec vh;
   v << 1, -2, 3, 0.3, -0.4, -7, 2.0, 1.0, 5.0;
   de_saxce_term(p, v, s);
   VecX expect = VecX::Zero(9);

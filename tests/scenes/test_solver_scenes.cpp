@@ -344,6 +344,6 @@ TEST(SolverScenes, PowerIterationFindsTheLargestEigenvalue) {
   sp.p->D.to_dense(D);
   Eigen::SelfAdjointEigenSolver<MatX> es(D, Eigen::EigenvaluesOnly);
   const double exact = es.eigenvalues().maxCoeff();
-  VecX a, b;
+  GrowVec a, b;
   EXPECT_NEAR(first_order::largest_eigenvalue(*sp.p, 30, a, b), exact, 1e-6 * exact);
 }

@@ -155,7 +155,8 @@ TEST(Sap, CostDecreasesMonotonicallyAndConverges) {
     const SapParameters prm = sap_parameters(tight());
     SapModel m;
     sap_model(p, prm, m);
-    VecX v = p.u_minus, gamma;
+    VecX v = p.u_minus;
+    GrowVec gamma;
     SolverWorkspace ws;
     std::vector<double> em, cost;
     const SapResult r = sap_minimize(p, prm, m, v, gamma, ws, &em, &cost);
@@ -188,7 +189,8 @@ TEST(Sap, ConvergesQuadraticallyNearTheOptimumOnASlidingContact) {
   const SapParameters prm = sap_parameters(tight(1e-15));
   SapModel m;
   sap_model(p, prm, m);
-  VecX v = p.u_free, gamma;
+  VecX v = p.u_free;
+  GrowVec gamma;
   v[0] += 0.3;
   SolverWorkspace ws;
   std::vector<double> em;

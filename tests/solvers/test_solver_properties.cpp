@@ -226,7 +226,7 @@ TEST(AdmmPenalty, SpectralInitialPenaltyOnAKnownSpectrum) {
   const Problem p = testing_problems::from_dense(
       {block(ConeKind::Coulomb, 3, 0.5), block(ConeKind::Coulomb, 3, 0.5)},
       Q * ev.asDiagonal() * Q.transpose(), VecX::Zero(6));
-  VecX a, b;
+  GrowVec a, b;
   const double L = first_order::largest_eigenvalue(p, 30, a, b);
   EXPECT_NEAR(L, 8.0, 1e-9);
   double kappa = 0.0;

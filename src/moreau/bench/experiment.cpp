@@ -116,7 +116,7 @@ RunStats run_simulation(const Scene& scene, const SimSettings& settings, int ste
   const double e0 = total_energy(scene.model, s);
   const bool ccp = solves_ccp(settings.solver, settings.solver_settings);
   st.max_violation = constraint_violation(scene.model, s);
-  VecX scratch;
+  GrowVec scratch;
   double iters_sum = 0.0, natmap_sum = 0.0;
   for (int k = 0; k < steps; ++k) {
     if (!sim.step(s)) {

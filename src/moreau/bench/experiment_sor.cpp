@@ -53,7 +53,7 @@ ExperimentResult sor_sensitivity(const ExperimentOptions& o) {
           {}};
   SolverWorkspace ws;
   Solution sol;
-  VecX scratch;
+  GrowVec scratch;
   for (const Recorded& r : problems) {
     const Problem& p = r.problem;
     // Natural map of the cold start lambda = 0: v = v_f.

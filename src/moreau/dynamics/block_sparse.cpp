@@ -55,11 +55,20 @@ void BlockSparse::multiply(const double* x, double* y) const {
   for (int i = 0; i < num_blocks(); ++i) multiply_row_add(i, x, y + offset_[i]);
 }
 
-void BlockSparse::to_dense(MatX& out) const {
+template <class Dense>
+void BlockSparse::fill_dense(Dense& out) const {
   out.setZero(n_, n_);
   for (int i = 0; i < num_blocks(); ++i)
     for (int e = row_start_[i]; e < row_start_[i + 1]; ++e)
       out.block(offset_[i], offset_[col_[e]], size_[i], size_[col_[e]]) = entry(e);
+}
+
+void BlockSparse::to_dense(MatX& out) const {
+  fill_dense(out);
+}
+
+void BlockSparse::to_dense(GrowMat& out) const {
+  fill_dense(out);
 }
 
 }  // namespace moreau

@@ -4,6 +4,7 @@
 // a body, so nnz grows with the bodies' constraint degrees, not with nl^2.
 #include <vector>
 
+#include "moreau/math/growable.hpp"
 #include "moreau/math/types.hpp"
 
 namespace moreau {
@@ -40,6 +41,7 @@ class BlockSparse {
   void multiply_row_add(int i, const double* x, double* y_i) const;
   // Dense copy (for small problems and for solvers that factor D).
   void to_dense(MatX& out) const;
+  void to_dense(GrowMat& out) const;
 
   // Structure. Called by the Problem builder: set the block partition, then add the coupled
   // (i, j) pairs of each row in increasing j, then finalize. Capacity is kept across calls.
@@ -48,6 +50,8 @@ class BlockSparse {
   void finalize();
 
  private:
+  template <class Dense>
+  void fill_dense(Dense& out) const;
   int n_ = 0;
   std::vector<int> offset_, size_;
   std::vector<int> row_start_, col_, row_of_, value_start_, diag_;

@@ -29,7 +29,7 @@ int Problem::rows_of(RowKind k) const {
   return n;
 }
 
-void Problem::apply_J(const VecX& u, VecX& v) const {
+void Problem::apply_J(const VecCRef& u, VecRef v) const {
   for (const ConstraintBlock& b : blocks) {
     auto vb = v.segment(b.offset, b.size);
     vb.setZero();
@@ -38,7 +38,7 @@ void Problem::apply_J(const VecX& u, VecX& v) const {
   }
 }
 
-void Problem::apply_JT_add(const VecX& lam, VecX& out) const {
+void Problem::apply_JT_add(const VecCRef& lam, VecRef out) const {
   for (const ConstraintBlock& b : blocks)
     for (int s = 0; s < 2; ++s)
       if (b.body[s] >= 0)
@@ -46,7 +46,7 @@ void Problem::apply_JT_add(const VecX& lam, VecX& out) const {
             b.J[s].topRows(b.size).transpose() * lam.segment(b.offset, b.size);
 }
 
-void Problem::velocity_from_impulse(const VecX& lambda, VecX& u_plus) const {
+void Problem::velocity_from_impulse(const VecCRef& lambda, VecX& u_plus) const {
   // u^+ = u_free + M^-1 J^T lambda, body by body (M block-diagonal).
   for (int i = 0; i < num_bodies; ++i) u_plus.segment<6>(6 * i).setZero();
   apply_JT_add(lambda, u_plus);

@@ -50,24 +50,25 @@ struct Problem {
   VecX u_free;  // u^- + dt M^-1 h, 6 nb
 
   // Dual view.
-  BlockSparse D;  // Delassus J M^-1 J^T (eq. 11)
-  MatX D_dense;   // the same, dense; filled only when has_dense (nl <= dense_limit and the
-                  // simulating solver reads it: SolverInfo::reads_dense)
+  BlockSparse D;    // Delassus J M^-1 J^T (eq. 11)
+  GrowMat D_dense;  // the same, dense; filled only when has_dense (nl <= dense_limit and the
+                    // simulating solver reads it: SolverInfo::reads_dense)
   bool has_dense = false;
-  VecX v_f;      // free velocity J u_free + E v^- + v_B (eq. 94), nl
-  VecX v_minus;  // J u^-, nl (restitution, metrics)
-  VecX f;        // configuration residual per row: f_J, g_L, gap (eq. 84), nl
-  VecX R;        // softening compliance diag (eq. 106); empty = hard constraints
-  VecX v_r;      // softening regulation bias (eq. 106), folded into v_f; empty if none
+  // The nl-sized members keep their capacity across steps (math/growable.hpp).
+  GrowVec v_f;      // free velocity J u_free + E v^- + v_B (eq. 94), nl
+  GrowVec v_minus;  // J u^-, nl (restitution, metrics)
+  GrowVec f;        // configuration residual per row: f_J, g_L, gap (eq. 84), nl
+  GrowVec R;        // softening compliance diag (eq. 106); empty = hard constraints
+  GrowVec v_r;      // softening regulation bias (eq. 106), folded into v_f; empty if none
 
   int num_blocks() const { return static_cast<int>(blocks.size()); }
   int count(RowKind k) const;
   int rows_of(RowKind k) const;
   // u^+ = u_free + M^-1 J^T lambda (eq. 76); u_plus must have 6 nb entries.
-  void velocity_from_impulse(const VecX& lambda, VecX& u_plus) const;
+  void velocity_from_impulse(const VecCRef& lambda, VecX& u_plus) const;
   // v = J u (nl), and out += J^T lam (6 nb).
-  void apply_J(const VecX& u, VecX& v) const;
-  void apply_JT_add(const VecX& lam, VecX& out) const;
+  void apply_J(const VecCRef& u, VecRef v) const;
+  void apply_JT_add(const VecCRef& lam, VecRef out) const;
   // Checks sizes, finiteness and cone data; returns an empty string when valid.
   std::string validate() const;
 };

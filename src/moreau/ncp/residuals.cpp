@@ -6,12 +6,12 @@
 
 namespace moreau {
 
-void project_primal(const Problem& p, const VecX& x, VecX& out) {
+void project_primal(const Problem& p, const VecCRef& x, GrowVec& out) {
   out.resize(x.size());
   for (const ConstraintBlock& b : p.blocks) {
     switch (b.cone) {
       case ConeKind::Free:
-        if (&out != &x) out.segment(b.offset, b.size) = x.segment(b.offset, b.size);
+        if (out.data() != x.data()) out.segment(b.offset, b.size) = x.segment(b.offset, b.size);
         break;
       case ConeKind::Orthant:
         out[b.offset] = project_orthant(x[b.offset]);
@@ -23,7 +23,7 @@ void project_primal(const Problem& p, const VecX& x, VecX& out) {
   }
 }
 
-void project_dual(const Problem& p, const VecX& v, VecX& out) {
+void project_dual(const Problem& p, const VecCRef& v, GrowVec& out) {
   out.resize(v.size());
   for (const ConstraintBlock& b : p.blocks) {
     switch (b.cone) {
@@ -40,21 +40,21 @@ void project_dual(const Problem& p, const VecX& v, VecX& out) {
   }
 }
 
-void augment_de_saxce(const Problem& p, const VecX& v, VecX& v_hat) {
+void augment_de_saxce(const Problem& p, const VecCRef& v, GrowVec& v_hat) {
   v_hat = v;
   for (const ConstraintBlock& b : p.blocks)
     if (b.cone == ConeKind::Coulomb)
       v_hat.segment<3>(b.offset) += de_saxce(v.segment<3>(b.offset), b.mu);
 }
 
-void de_saxce_term(const Problem& p, const VecX& v, VecX& s) {
+void de_saxce_term(const Problem& p, const VecCRef& v, VecRef s) {
   s.setZero();
   for (const ConstraintBlock& b : p.blocks)
     if (b.cone == ConeKind::Coulomb) s[b.offset + 2] = de_saxce(v.segment<3>(b.offset), b.mu)[2];
 }
 
-NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp,
-                           VecX& vh) {
+NcpResiduals ncp_residuals(const Problem& p, const VecCRef& lambda, const VecCRef& v, bool ncp,
+                           GrowVec& vh) {
   NcpResiduals r;
   if (ncp)
     augment_de_saxce(p, v, vh);
@@ -90,8 +90,8 @@ NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, 
   return r;
 }
 
-NcpResiduals ncp_residuals(const Problem& p, const VecX& lambda, const VecX& v, bool ncp) {
-  VecX scratch(p.nl);
+NcpResiduals ncp_residuals(const Problem& p, const VecCRef& lambda, const VecCRef& v, bool ncp) {
+  GrowVec scratch(p.nl);
   return ncp_residuals(p, lambda, v, ncp, scratch);
 }
 

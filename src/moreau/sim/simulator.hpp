@@ -42,7 +42,8 @@ class Simulator {
   std::vector<Contact> no_contacts_;
   std::vector<std::pair<uint64_t, int>> prev_ids_;  // (id, offset) sorted by id
   std::vector<int> prev_sizes_;
-  VecX prev_lambda_, u_plus_;
+  GrowVec prev_lambda_;
+  VecX u_plus_;
   std::vector<Vec6> twist_buf_;
   State mid_;
   std::string error_;

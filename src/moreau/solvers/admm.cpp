@@ -64,9 +64,10 @@ AdmmParams read_params(const SolverSettings& s, bool ncp, Penalty penalty) {
 struct AdmmWorkspace {
   static constexpr WorkspaceSlot slot = WorkspaceSlot::Admm;
   AdmmLinearSolver linear;
-  VecX x, x_prev, y, y_prev, z, z_prev, y_hat, z_hat, s, rhs, v, scratch, e1, e2;
+  GrowVec x, x_prev, y, y_prev, z, z_prev, y_hat, z_hat, s, rhs, v, scratch, e1, e2;
   void resize(int n) {
-    for (VecX* w : {&x, &x_prev, &y, &y_prev, &z, &z_prev, &y_hat, &z_hat, &s, &rhs, &v, &scratch})
+    for (GrowVec* w :
+         {&x, &x_prev, &y, &y_prev, &z, &z_prev, &y_hat, &z_hat, &s, &rhs, &v, &scratch})
       w->resize(n);
   }
 };

@@ -108,19 +108,19 @@ bool AdmmLinearSolver::factor(double shift) {
   if (backend_ == Backend::Dense) {
     A_ = base_;
     A_.diagonal().array() += shift;
-    llt_.compute(A_);
-    return llt_.info() == Eigen::Success;
+    llt_.emplace(A_);
+    return llt_->info() == Eigen::Success;
   }
   for (int i = 0; i < n_; ++i) S_.valuePtr()[diag_index_[i]] = diag_base_[i] + shift;
   ldlt_.factorize(S_);
   return ldlt_.info() == Eigen::Success;
 }
 
-void AdmmLinearSolver::solve(const VecX& b, VecX& x) {
+void AdmmLinearSolver::solve(const VecCRef& b, GrowVec& x) {
   if (n_ == 0) return;
   if (backend_ == Backend::Dense) {
     x = b;
-    llt_.solveInPlace(x);
+    llt_->solveInPlace(x);
   } else {
     x = ldlt_.solve(b);
   }

@@ -1,6 +1,7 @@
 #pragma once
 // Linear-algebra backend of ADMM (Alg. 6 line 6): factor D + R + shift I once per penalty, solve
 // many times. Dense LLT for small or dense problems, sparse simplicial LDLT otherwise.
+#include <optional>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -19,7 +20,7 @@ class AdmmLinearSolver {
   // Factors D + R + shift I (shift > 0 makes it SPD). Returns false on failure.
   bool factor(double shift);
   // x = (D + R + shift I)^-1 b, for the last factor().
-  void solve(const VecX& b, VecX& x);
+  void solve(const VecCRef& b, GrowVec& x);
   Backend backend() const { return backend_; }
   int factorizations() const { return factorizations_; }
 
@@ -27,8 +28,10 @@ class AdmmLinearSolver {
   Backend backend_ = Backend::Dense;
   int n_ = 0;
   int factorizations_ = 0;
-  MatX base_, A_;
-  Eigen::LLT<MatX> llt_;
+  GrowMat base_, A_;  // D + R and D + R + shift I, kept at the largest size seen
+  // Factored in place in A_ (Eigen's in-place decomposition): an LLT<MatX> would own a copy that
+  // reallocates whenever nl changes.
+  std::optional<Eigen::LLT<Eigen::Ref<MatX>>> llt_;
   Eigen::SparseMatrix<double> S_;
   std::vector<Eigen::Triplet<double>> triplets_;
   std::vector<int> diag_index_;  // position of (i, i) in S_'s value array

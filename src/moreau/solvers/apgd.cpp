@@ -19,17 +19,17 @@ struct ApgdWorkspace {
   // gamma: iterate; y: extrapolated point; Dg = (D+R) gamma, Dy = (D+R) y (kept by linearity).
   // pre: diagonal preconditioner P, one positive scalar per cone block (per row on joints), so
   // that P K = K and the P^-1-metric projection onto K is the Euclidean one.
-  VecX gamma, gamma_prev, y, Dg, Dg_prev, Dy, g, s, trial, Dtrial, best, v, scratch, pre;
+  GrowVec gamma, gamma_prev, y, Dg, Dg_prev, Dy, g, s, trial, Dtrial, best, v, scratch, pre;
   void resize(int n) {
-    for (VecX* w : {&gamma, &gamma_prev, &y, &Dg, &Dg_prev, &Dy, &g, &s, &trial, &Dtrial, &best, &v,
-                    &scratch, &pre})
+    for (GrowVec* w : {&gamma, &gamma_prev, &y, &Dg, &Dg_prev, &Dy, &g, &s, &trial, &Dtrial, &best,
+                       &v, &scratch, &pre})
       w->resize(n);
   }
 };
 
 // f(x) = 1/2 x^T (D x) + x^T q with (D x) given.
 // P = 1 / diag(D + R): per row on joint blocks, 1 / max diagonal on limit and contact blocks.
-void jacobi_scaling(const Problem& p, bool on, VecX& pre) {
+void jacobi_scaling(const Problem& p, bool on, GrowVec& pre) {
   pre.setOnes();
   if (!on) return;
   for (int i = 0; i < p.num_blocks(); ++i) {
@@ -41,7 +41,7 @@ void jacobi_scaling(const Problem& p, bool on, VecX& pre) {
   }
 }
 
-double objective(const VecX& x, const VecX& Dx, const VecX& q_f, const VecX& s) {
+double objective(const VecCRef& x, const VecCRef& Dx, const VecCRef& q_f, const VecCRef& s) {
   return 0.5 * x.dot(Dx) + x.dot(q_f) + x.dot(s);
 }
 }  // namespace

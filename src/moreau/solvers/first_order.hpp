@@ -28,9 +28,9 @@ void solve_prox(const Problem& p, const SolverSettings& s, const WarmStart& w, S
 namespace first_order {
 
 // y = (D + R) x: the Delassus operator of the (possibly softened) problem. No allocation.
-void multiply_regularized(const Problem& p, const VecX& x, VecX& y);
+void multiply_regularized(const Problem& p, const VecCRef& x, VecRef y);
 // lambda_max((D + R)) by power iteration from the all-ones vector (deterministic).
-double largest_eigenvalue(const Problem& p, int iters, VecX& a, VecX& b);
+double largest_eigenvalue(const Problem& p, int iters, GrowVec& a, GrowVec& b);
 
 }  // namespace first_order
 }  // namespace moreau

@@ -5,12 +5,12 @@
 
 namespace moreau::first_order {
 
-void multiply_regularized(const Problem& p, const VecX& x, VecX& y) {
+void multiply_regularized(const Problem& p, const VecCRef& x, VecRef y) {
   p.D.multiply(x.data(), y.data());
   if (p.R.size() == p.nl) y.array() += p.R.array() * x.array();  // + R x (eq. 95)
 }
 
-double largest_eigenvalue(const Problem& p, int iters, VecX& a, VecX& b) {
+double largest_eigenvalue(const Problem& p, int iters, GrowVec& a, GrowVec& b) {
   if (p.nl == 0) return 0.0;
   a.setConstant(p.nl, 1.0 / std::sqrt(double(p.nl)));
   b.resize(p.nl);

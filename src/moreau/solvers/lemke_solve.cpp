@@ -130,7 +130,7 @@ void scale_lcp(const Problem& p, int nd, LemkeWorkspace& w) {
 }
 
 // lambda from z: lambda_U = T z, lambda_J = -A_JJ^+ (A_JU lambda_U + v_fJ).
-void recover_lambda(LemkeWorkspace& w, VecX& lam) {
+void recover_lambda(LemkeWorkspace& w, VecRef lam) {
   const int nu = static_cast<int>(w.rows_u.size());
   w.lam_u.noalias() = w.T * w.z;
   for (int i = 0; i < nu; ++i) lam[w.rows_u[i]] = w.lam_u[i];

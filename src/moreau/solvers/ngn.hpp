@@ -58,7 +58,7 @@ struct Scratch {
 // 1/2 |r(x)|^2; fills s.f = f(x) and s.r = r(x).
 double objective(const Problem& p, const VecX& x, Scratch& s);
 // f(x) for the whole problem.
-void force(const Problem& p, const VecX& x, VecX& f);
+void force(const Problem& p, const VecCRef& x, VecRef f);
 
 // Edge-aware line search on the segment a -> b (Todorov Sec. III-C): splits it at every plane and
 // cone crossing, runs a Hermite-cubic search on each smooth piece, and writes the best point (the

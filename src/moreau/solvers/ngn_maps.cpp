@@ -70,7 +70,7 @@ int contact_crossings(const Vec3& p, const Vec3& u, double mu, double b, double 
   return k;
 }
 
-void force(const Problem& p, const VecX& x, VecX& f) {
+void force(const Problem& p, const VecCRef& x, VecRef f) {
   for (const ConstraintBlock& b : p.blocks) {
     const int o = b.offset;
     switch (b.cone) {

@@ -17,8 +17,8 @@ struct PgsBasicWorkspace {
   static constexpr WorkspaceSlot slot = WorkspaceSlot::PgsBasic;
   std::vector<double> inv;     // per block: D_ii^-1 (row-major, size_i^2), regularized
   std::vector<int> inv_start;  // offset of each block's inverse in inv
-  VecX v;                      // scratch velocity of one block
-  VecX v_full, scratch;        // D lambda + v_f and residual scratch (nl), for the final check
+  GrowVec v;                   // scratch velocity of one block
+  GrowVec v_full, scratch;     // D lambda + v_f and residual scratch (nl), for the final check
 };
 
 // (D + R)_ii^-1 for every block (joints need the full block; others use the diagonal only),
@@ -39,7 +39,7 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
   auto& w = ws.get<PgsBasicWorkspace>();
   const double omega = s.pgs.omega;
   invert_diagonal_blocks(p, w);
-  VecX& lam = sol.lambda;
+  GrowVec& lam = sol.lambda;
   if (warm.empty())
     lam.setZero();
   else

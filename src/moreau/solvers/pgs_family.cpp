@@ -27,7 +27,7 @@ struct PgsWorkspace {
   std::vector<double> diag;  // per block: (D + R)_ii, row-major size^2
   std::vector<double> inv;   // per block: its regularized inverse
   std::vector<int> start;    // offset of block i in diag / inv
-  VecX v, scratch;           // full velocity and residual scratch (nl)
+  GrowVec v, scratch;        // full velocity and residual scratch (nl)
 };
 
 using RowMap =
@@ -148,7 +148,7 @@ inline void contact_block(const Variant& var, double omega, double mu, const dou
 
 // One Gauss-Seidel / SOR sweep over all blocks (Alg. 5 lines 3-18).
 SweepStats sweep(const Problem& p, const Variant& var, double omega, const PgsWorkspace& w,
-                 VecX& lam) {
+                 GrowVec& lam) {
   SweepStats st;
   double v[6], old[6], d[6];
   for (int i = 0; i < p.num_blocks(); ++i) {
@@ -233,14 +233,14 @@ double plateau_level(double es_tol, double L, double inertia) {
 }
 
 // f(lambda) = 1/2 l^T (D + R) l + l^T v_f (eq. 17a), one product with D.
-double objective(const Problem& p, const VecX& lam, PgsWorkspace& w) {
+double objective(const Problem& p, const VecCRef& lam, PgsWorkspace& w) {
   p.D.multiply(lam.data(), w.v.data());
   if (p.R.size() == p.nl) w.v.array() += p.R.array() * lam.array();
   return lam.dot(0.5 * w.v + p.v_f);
 }
 
 // The stopping residual from the common code: max(natmap, dual, primal, compl / max(1, |l|)).
-double full_residual(const Problem& p, const VecX& lam, bool ncp, PgsWorkspace& w) {
+double full_residual(const Problem& p, const VecCRef& lam, bool ncp, PgsWorkspace& w) {
   p.D.multiply(lam.data(), w.v.data());
   w.v += p.v_f;
   if (p.R.size() == p.nl) w.v.array() += p.R.array() * lam.array();
@@ -261,7 +261,7 @@ void run(const Problem& p, const SolverSettings& s, const WarmStart& warm, Solve
   prepare_blocks(p, s.pgs.regularization, w);
   w.v.resize(p.nl);
   w.scratch.resize(p.nl);
-  VecX& lam = sol.lambda;
+  GrowVec& lam = sol.lambda;
   if (warm.empty())
     lam.setZero(p.nl);
   else

@@ -31,7 +31,7 @@ struct ProxWorkspace {
   static constexpr WorkspaceSlot slot = WorkspaceSlot::Prox;
   std::vector<double> inv;     // joints: ((D+R)_jj)^-1 row-major; others: one entry r_j
   std::vector<int> inv_start;  // per block
-  VecX lam_good, v, scratch;
+  GrowVec lam_good, v, scratch;
   Eigen::Matrix<double, 6, 1> vb;
 };
 
@@ -65,7 +65,7 @@ void compute_r_factors(const Problem& p, ProxWorkspace& w) {
 }
 
 // One Gauss-Seidel sweep over all blocks (joints, limits, contacts: the problem's order).
-void sweep(const Problem& p, double alpha, ProxWorkspace& w, VecX& lam) {
+void sweep(const Problem& p, double alpha, ProxWorkspace& w, GrowVec& lam) {
   const bool has_r = p.R.size() == p.nl;
   for (int i = 0; i < p.num_blocks(); ++i) {
     const ConstraintBlock& b = p.blocks[i];
@@ -102,7 +102,7 @@ void solve_prox(const Problem& p, const SolverSettings& st, const WarmStart& war
   const double slow = st.prox.slow_ratio;        // res_k > slow res_{k-1}: converging slowly
   const double diverge = st.prox.diverge_ratio;  // res_k > this * best: diverging
   compute_r_factors(p, w);
-  VecX& lam = sol.lambda;
+  GrowVec& lam = sol.lambda;
   if (warm.empty())
     lam.setZero();
   else

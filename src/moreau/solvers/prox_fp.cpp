@@ -37,7 +37,7 @@ struct ProxFpWorkspace {
   static constexpr WorkspaceSlot slot = WorkspaceSlot::ProxFp;
   std::vector<double> r;     // per block: joints omega G^-1 (row-major), contacts (r_N, r_T)
   std::vector<int> r_start;  // per block
-  VecX v, scratch, prev, prev2;
+  GrowVec v, scratch, prev, prev2;
   Eigen::Matrix<double, 6, 1> vb;
 };
 
@@ -82,7 +82,7 @@ void compute_r(const Problem& p, double omega, double r_fixed, ProxFpWorkspace& 
 // The prox update of block i given its velocity v (eq. 25-26 generalized); normal first, and in
 // Gauss-Seidel mode the tangential velocity sees the new normal impulse.
 void update_block(const Problem& p, int i, const double* r, bool gs, Eigen::Ref<VecX> v,
-                  VecX& lam) {
+                  VecRef lam) {
   const ConstraintBlock& b = p.blocks[i];
   const int n = b.size, o = b.offset;
   switch (b.cone) {
@@ -109,7 +109,7 @@ void update_block(const Problem& p, int i, const double* r, bool gs, Eigen::Ref<
   }
 }
 
-void gauss_seidel_sweep(const Problem& p, ProxFpWorkspace& w, VecX& lam) {
+void gauss_seidel_sweep(const Problem& p, ProxFpWorkspace& w, VecRef lam) {
   const bool has_r = p.R.size() == p.nl;
   for (int i = 0; i < p.num_blocks(); ++i) {
     const ConstraintBlock& b = p.blocks[i];
@@ -122,7 +122,7 @@ void gauss_seidel_sweep(const Problem& p, ProxFpWorkspace& w, VecX& lam) {
   }
 }
 
-void jacobi_sweep(const Problem& p, ProxFpWorkspace& w, VecX& lam) {
+void jacobi_sweep(const Problem& p, ProxFpWorkspace& w, VecRef lam) {
   first_order::multiply_regularized(p, lam, w.v);
   w.v += p.v_f;
   for (int i = 0; i < p.num_blocks(); ++i) {
@@ -131,14 +131,14 @@ void jacobi_sweep(const Problem& p, ProxFpWorkspace& w, VecX& lam) {
   }
 }
 
-double natural_map(const Problem& p, const VecX& lam, ProxFpWorkspace& w) {
+double natural_map(const Problem& p, const VecCRef& lam, ProxFpWorkspace& w) {
   first_order::multiply_regularized(p, lam, w.v);
   w.v += p.v_f;
   return ncp_residuals(p, lam, w.v, true, w.scratch).natmap;
 }
 }  // namespace
 
-void prox_fp_sweeps(const Problem& p, VecX& lambda, int sweeps, SolverWorkspace& ws) {
+void prox_fp_sweeps(const Problem& p, VecRef lambda, int sweeps, SolverWorkspace& ws) {
   auto& w = ws.get<ProxFpWorkspace>();
   compute_r(p, 1.0, 0.0, w);
   for (int k = 0; k < sweeps; ++k) gauss_seidel_sweep(p, w, lambda);
@@ -152,7 +152,7 @@ void solve_prox_fp(const Problem& p, const SolverSettings& st, const WarmStart& 
   const bool jacobi = st.prox_fp.jacobi;
   const double diverge = st.prox_fp.diverge_factor;
   compute_r(p, omega, r_fixed, w);
-  VecX& lam = sol.lambda;
+  GrowVec& lam = sol.lambda;
   if (warm.empty())
     lam.setZero(p.nl);
   else

@@ -22,7 +22,7 @@ void solve_prox_fp(const Problem& p, const SolverSettings& s, const WarmStart& w
 
 // `sweeps` Gauss-Seidel prox sweeps with omega = 1 from lambda (in place); ngn uses them to
 // leave a local minimum of its merit function. Uses the "prox-fp" workspace slot.
-void prox_fp_sweeps(const Problem& p, VecX& lambda, int sweeps, SolverWorkspace& ws);
+void prox_fp_sweeps(const Problem& p, VecRef lambda, int sweeps, SolverWorkspace& ws);
 
 // Shared by prox-fp, lemke and ngn: a mis-sized or non-finite Problem (Problem::validate, and a
 // Delassus partition that differs from the blocks) sets status Failed with a message naming the

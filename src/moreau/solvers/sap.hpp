@@ -47,8 +47,8 @@ std::string sap_parameters_error(const SapParameters& prm);
 // (Sec. V: eq. 29-30 for contacts; joints and limits near-rigid with the per-row Delassus
 // diagonal). Rows with R^-1 = 0 are inactive (zero Jacobian).
 struct SapModel {
-  VecX R, Rinv, vhat;  // nl
-  VecX scale;          // diag(M)^-1/2, 6 nb (eq. 25)
+  GrowVec R, Rinv, vhat;  // nl
+  VecX scale;             // diag(M)^-1/2, 6 nb (eq. 25)
 };
 void sap_model(const Problem& p, const SapParameters& prm, SapModel& m);
 
@@ -80,7 +80,7 @@ struct SapResult {
   const char* message = "";  // static text on failure or stall
 };
 SapResult sap_minimize(const Problem& p, const SapParameters& prm, const SapModel& m, VecX& v,
-                       VecX& gamma, SolverWorkspace& ws, std::vector<double>* em_trace,
+                       GrowVec& gamma, SolverWorkspace& ws, std::vector<double>* em_trace,
                        std::vector<double>* cost_trace);
 
 // Registered as "sap". Status: Converged when eq. 26 holds (or the cost stalls at round-off);

@@ -14,18 +14,19 @@ struct SapWorkspace {
   static constexpr WorkspaceSlot slot = WorkspaceSlot::Sap;
   SapModel model;
   VecX v, gamma;
-  VecX vc, dv, dvc, dp, r, jc, sc;  // sc: scaled vectors for eq. 26
+  GrowVec vc, dv, dvc, dp, r, jc, sc;  // sc: scaled vectors for eq. 26
   std::vector<Mat6R> G;
   MatX H;
   Eigen::LLT<MatX> llt;
 };
 
-void resize(VecX& x, Eigen::Index n) {
+template <class Vec>
+void resize(Vec& x, Eigen::Index n) {
   if (x.size() != n) x.resize(n);
 }
 
 // Evaluates every block at v_c: gamma, G per block; returns the regularizer cost.
-double eval_all(const Problem& p, const SapModel& m, const VecX& vc, VecX& gamma,
+double eval_all(const Problem& p, const SapModel& m, const GrowVec& vc, GrowVec& gamma,
                 std::vector<Mat6R>& G) {
   double c = 0.0;
   for (int i = 0; i < p.num_blocks(); ++i) {
@@ -60,8 +61,8 @@ void assemble_hessian(const Problem& p, const std::vector<Mat6R>& G, MatX& H) {
 struct LineFunction {
   const Problem& p;
   const SapModel& m;
-  const VecX& vc;
-  const VecX& dvc;
+  const GrowVec& vc;
+  const GrowVec& dvc;
   double a0, c2;  // dp^T (v - v*), dv^T dp
   void operator()(double alpha, double& dl, double& d2l) const {
     dl = a0 + alpha * c2;
@@ -118,7 +119,7 @@ double exact_line_search(const LineFunction& f, double dl0, const SapParameters&
 }  // namespace
 
 SapResult sap_minimize(const Problem& p, const SapParameters& prm, const SapModel& m, VecX& v,
-                       VecX& gamma, SolverWorkspace& ws, std::vector<double>* em_trace,
+                       GrowVec& gamma, SolverWorkspace& ws, std::vector<double>* em_trace,
                        std::vector<double>* cost_trace) {
   auto& w = ws.get<SapWorkspace>();
   const int n = 6 * p.num_bodies, nl = p.nl;

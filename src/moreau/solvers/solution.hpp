@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "moreau/math/types.hpp"
+#include "moreau/math/growable.hpp"
 
 namespace moreau {
 
@@ -16,8 +16,8 @@ enum class SolveStatus : uint8_t {
 const char* status_name(SolveStatus s);
 
 struct Solution {
-  VecX lambda;  // impulses, nl [N s | N m s]
-  VecX v_plus;  // D lambda + v_f (minus the softening bias v_r when present), nl
+  GrowVec lambda;  // impulses, nl [N s | N m s]
+  GrowVec v_plus;  // D lambda + v_f (minus the softening bias v_r when present), nl
   SolveStatus status = SolveStatus::Failed;
   int iterations = 0;
   double solve_time_s = 0.0;

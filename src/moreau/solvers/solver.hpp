@@ -16,7 +16,7 @@ namespace moreau {
 
 // Initial guess: lambda of length nl, or empty for a cold start (lambda = 0).
 struct WarmStart {
-  VecX lambda;
+  GrowVec lambda;  // keeps its capacity (math/growable.hpp)
   bool empty() const { return lambda.size() == 0; }
 };
 
