@@ -101,3 +101,12 @@ TEST(Growable, ReserveKeepsTheLiveEntries) {
   v.resize(100);
   EXPECT_EQ(v.data(), storage);
 }
+
+TEST(Growable, VectorTakesARowExpressionAsVecXDoes) {
+  const MatX m = MatX::Constant(2, 5, 1.5);
+  GrowVec v;
+  v = m.row(1);
+  ASSERT_EQ(v.size(), 5);
+  EXPECT_EQ(v.cols(), 1);
+  EXPECT_EQ(v.sum(), 7.5);
+}

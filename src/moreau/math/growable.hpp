@@ -111,7 +111,8 @@ class Growable : public Eigen::Map<Plain, Eigen::AlignedMax> {
   }
   template <class E>
   void assign(const Eigen::DenseBase<E>& e) {
-    const Index r = e.rows(), c = e.cols();
+    // A vector takes any vector expression, row or column, as VecX does.
+    const Index r = kVector ? e.size() : e.rows(), c = kVector ? 1 : e.cols();
     if (r * c > store_.size()) {
       // Evaluate into new storage first: e may read this vector's current storage.
       Store grown(r * c);
