@@ -52,6 +52,9 @@ struct RunStats {
   int64_t contacts_sum = 0;
   double solver_time_s = 0.0, max_penetration = 0.0;
   int64_t problems_dumped = 0;
+  int64_t projection_iterations_sum = 0;
+  int projection_iterations_max = 0;
+  double projection_time_s = 0.0;
 };
 
 // Where and how often to write the step Problems (`--dump-problems DIR`).
@@ -150,6 +153,10 @@ void measure_step(const Simulator& sim, RunStats& r) {
   r.max_contacts = std::max(r.max_contacts, static_cast<int>(c.size()));
   r.contacts_sum += static_cast<int64_t>(c.size());
   for (const Contact& k : c) r.max_penetration = std::max(r.max_penetration, -k.gap);
+  const ProjectionStats& p = sim.projection_stats();
+  r.projection_iterations_sum += p.iterations;
+  r.projection_iterations_max = std::max(r.projection_iterations_max, p.iterations);
+  r.projection_time_s += p.time_s;
 }
 
 // A failed step is a non-finite failure when the state, the problem or the impulses hold NaN/Inf.
@@ -240,6 +247,10 @@ nlohmann::ordered_json summary_json(const Scene& scene, const SimSettings& st, c
   j["solver_iterations_max"] = r.iterations_max;
   j["solver_time_s"] = r.solver_time_s;
   j["nonconverged_steps"] = r.nonconverged;
+  j["projection_iterations_mean"] =
+      r.steps_done ? static_cast<double>(r.projection_iterations_sum) / n : 0.0;
+  j["projection_iterations_max"] = r.projection_iterations_max;
+  j["projection_time_s"] = r.projection_time_s;
   j["max_penetration"] = r.max_penetration;
   j["max_contacts"] = r.max_contacts;
   j["mean_contacts"] = r.steps_done ? static_cast<double>(r.contacts_sum) / n : 0.0;
@@ -264,6 +275,10 @@ void print_human(const Scene& scene, const SimSettings& st, const RunStats& r,
       "  solver                iterations mean %.3g max %d, %d steps not converged, %.3g s in the "
       "solver\n",
       static_cast<double>(r.iterations_sum) / n, r.iterations_max, r.nonconverged, r.solver_time_s);
+  if (st.dynamics.position_projection)
+    std::printf("  position projection   iterations mean %.3g max %d, %.3g s\n",
+                static_cast<double>(r.projection_iterations_sum) / n, r.projection_iterations_max,
+                r.projection_time_s);
   std::printf("  contacts              max %d, mean %.3g, max penetration %.3e m\n", r.max_contacts,
               static_cast<double>(r.contacts_sum) / n, r.max_penetration);
   if (!out.empty())

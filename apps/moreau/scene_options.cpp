@@ -1,5 +1,6 @@
 #include "scene_options.hpp"
 
+#include "moreau/collision/contact.hpp"
 #include "moreau/solvers/solver_params.hpp"
 
 #include <cmath>
@@ -40,6 +41,8 @@ SceneParams parse_scene_params(const std::vector<std::string>& sets, const char*
 Scene load_scene_or_exit(const std::string& name, const SceneParams& params, const char* command) {
   Result<Scene> scene = load_scene(name, params);
   if (!scene) fail(command, scene.error().message(), kExitBadInput);
+  for (const std::string& w : CollisionDetector(scene->model).warnings())
+    std::cerr << "moreau " << command << ": warning: " << w << '\n';
   return std::move(*scene);
 }
 

@@ -111,6 +111,7 @@ void expect_same_settings(const SimSettings& a, const SimSettings& b) {
   EXPECT_TRUE(same(x.beta_joint, y.beta_joint) && same(x.beta_limit, y.beta_limit) &&
               same(x.beta_contact, y.beta_contact));
   EXPECT_EQ(x.drift_compensation, y.drift_compensation);
+  EXPECT_EQ(x.position_projection, y.position_projection);
   EXPECT_TRUE(same(x.penetration_margin, y.penetration_margin) &&
               same(x.limit_margin, y.limit_margin));
   EXPECT_TRUE(same(x.restitution_threshold, y.restitution_threshold));

@@ -92,6 +92,8 @@ ExperimentResult softening_vs_proximal(const ExperimentOptions& o) {
         st.solver_settings.pgs.de_saxce = c.de_saxce;
         st.solver_settings.tol = 1e-8;
         st.solver_settings.max_iters = o.quick ? 300 : 1000;
+        // The experiment measures the drift left by the velocity-level regulation itself.
+        st.dynamics.position_projection = false;
         if (c.soft) {
           // Pure MuJoCo-style regulation: the spring-damper reference replaces the ERP bias.
           st.dynamics.softening.enabled = true;

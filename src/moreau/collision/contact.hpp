@@ -2,6 +2,7 @@
 // A contact point between two geometries (eq. 33-35). Body A may be the world (-1).
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "moreau/model/model.hpp"
@@ -41,6 +42,9 @@ class CollisionDetector {
   // All contacts of the state's configuration, in a deterministic order (by geometry pair, then
   // feature). The returned reference stays valid until the next call.
   const std::vector<Contact>& detect(const State& s, const CollisionSettings& settings);
+  // Pairs the detector cannot handle, found at construction (a triangle mesh without a convex
+  // hull while the model has other triangle meshes: those pairs produce no contacts).
+  const std::vector<std::string>& warnings() const;
 
  private:
   const Model* model_;

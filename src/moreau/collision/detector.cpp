@@ -8,6 +8,7 @@
 #include "moreau/collision/material.hpp"
 #include "moreau/collision/mesh_bvh.hpp"
 #include "moreau/collision/narrowphase.hpp"
+#include "moreau/collision/polyhedron.hpp"
 #include "moreau/math/so3.hpp"
 
 namespace moreau {
@@ -21,6 +22,9 @@ struct CollisionWorkspace {
   std::vector<GeomFilter> filter;  // per geometry: body, group, mask
   std::vector<Vec3> center, half;  // local bounds per geometry
   std::vector<MeshBvh> bvh;        // per geometry (empty unless a triangle mesh)
+  std::vector<Polyhedron> hull;    // per geometry: convex hull of a triangle mesh (mesh-mesh)
+  std::vector<char> has_hull;
+  std::vector<std::string> warnings;
   std::vector<uint64_t> excluded;  // sorted body-pair keys that never collide (joints)
   std::vector<int> bounded, planes;
   std::vector<Pose> X;
@@ -71,9 +75,31 @@ CollisionDetector::CollisionDetector(const Model& model)
     if (g.type == ShapeType::TriangleMesh && g.mesh) w.bvh[i] = MeshBvh(*g.mesh);
     w.bounded.push_back(i);
   }
+  // Mesh-mesh pairs collide through the convex hulls (qhull), computed once here.
+  w.hull.resize(ng);
+  w.has_hull.assign(ng, 0);
+  int meshes = 0;
+  for (const Geometry& g : geoms) meshes += g.type == ShapeType::TriangleMesh && g.mesh;
+  for (int i = 0; i < ng && meshes > 1; ++i) {
+    const Geometry& g = geoms[i];
+    if (g.type != ShapeType::TriangleMesh || !g.mesh) continue;
+    Result<Polyhedron> h = hull_polyhedron(*g.mesh);
+    if (h) {
+      w.hull[i] = std::move(*h);
+      w.has_hull[i] = 1;
+    } else {
+      w.warnings.push_back("geometry '" + g.name + "' (triangle mesh): no convex hull (" +
+                           h.error().message() +
+                           "); its pairs with other triangle meshes produce no contacts");
+    }
+  }
   for (const Joint& j : model.joints())
     if (!j.collide_connected) w.excluded.push_back(body_key(j.base, j.follower));
   std::sort(w.excluded.begin(), w.excluded.end());
+}
+
+const std::vector<std::string>& CollisionDetector::warnings() const {
+  return ws_->warnings;
 }
 
 CollisionDetector::~CollisionDetector() = default;
@@ -140,8 +166,9 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
   w.contacts.clear();
   for (const auto& [ga, gb] : w.pairs) {
     w.pts.clear();
-    collide({&geoms[ga], w.X[ga], &w.bvh[ga], &w.R[ga]},
-            {&geoms[gb], w.X[gb], &w.bvh[gb], &w.R[gb]}, margin, w.pts);
+    collide({&geoms[ga], w.X[ga], &w.bvh[ga], &w.R[ga], w.has_hull[ga] ? &w.hull[ga] : nullptr},
+            {&geoms[gb], w.X[gb], &w.bvh[gb], &w.R[gb], w.has_hull[gb] ? &w.hull[gb] : nullptr},
+            margin, w.pts);
     std::sort(w.pts.begin(), w.pts.end(),
               [](const ContactPoint& a, const ContactPoint& b) { return a.feature < b.feature; });
     const double mu = combine_friction(geoms[ga].material, geoms[gb].material);

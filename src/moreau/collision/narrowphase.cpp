@@ -1,5 +1,8 @@
-// Pair dispatch: analytic routines where they exist, GJK/EPA otherwise, meshes through a BVH.
+// Pair dispatch: analytic routines where they exist, GJK/EPA otherwise, meshes through a BVH,
+// mesh-mesh pairs through their convex hulls.
 #include "moreau/collision/narrowphase.hpp"
+
+#include "moreau/collision/polyhedron.hpp"
 
 namespace moreau {
 
@@ -39,8 +42,11 @@ void collide(const PairInput& a, const PairInput& b, double margin,
     return;
   }
   if (tb == ShapeType::TriangleMesh) {
-    if (ta != ShapeType::TriangleMesh) collide_mesh(sb, b.bvh, sa, false, margin, out);
-    return;  // mesh-mesh pairs are not supported (docs/collision.md)
+    if (ta != ShapeType::TriangleMesh) return collide_mesh(sb, b.bvh, sa, false, margin, out);
+    // Mesh-mesh: the convex hulls of both (docs/collision.md); without a hull, no contacts (the
+    // detector's warnings() says so at construction).
+    if (a.hull && b.hull) collide_polyhedra(*a.hull, a.X, *b.hull, b.X, margin, out);
+    return;
   }
   if (ta == ShapeType::Sphere && tb == ShapeType::Sphere)
     return collide_sphere_sphere(sa, sb, margin, out);

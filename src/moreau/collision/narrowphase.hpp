@@ -16,13 +16,15 @@ struct ContactPoint {
   uint32_t feature = 0;         // stable id of the feature pair within the geometry pair (< 2^20)
 };
 
-class MeshBvh;  // bounding-volume tree of a triangle mesh (narrowphase_mesh.cpp)
+class MeshBvh;      // bounding-volume tree of a triangle mesh (narrowphase_mesh.cpp)
+struct Polyhedron;  // convex hull of a triangle mesh (polyhedron.hpp)
 
 struct PairInput {
   const Geometry* g = nullptr;
-  Pose X;                        // world pose of the geometry frame
-  const MeshBvh* bvh = nullptr;  // triangle meshes: optional tree (else brute force)
-  const Mat3* R = nullptr;       // optional X.R(), precomputed by the detector
+  Pose X;                            // world pose of the geometry frame
+  const MeshBvh* bvh = nullptr;      // triangle meshes: optional tree (else brute force)
+  const Mat3* R = nullptr;           // optional X.R(), precomputed by the detector
+  const Polyhedron* hull = nullptr;  // triangle meshes: convex hull, for mesh-mesh pairs
 };
 
 // Appends the contacts of pair (a, b) with gap < margin to out (out is not cleared).

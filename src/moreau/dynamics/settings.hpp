@@ -9,6 +9,7 @@ namespace moreau {
 struct DynamicsSettings {
   // Baumgarte ERPs beta in [0, 1] (eq. 89-91); the bias is (beta / dt) * residual.
   double beta_joint = 0.5;  // with drift compensation: 7.5e-9 m closure on fourbar-fixed over 10 s
+                            // (1e-15 m with the position projection below)
   double beta_limit = 0.2;
   double beta_contact = 0.2;
   // Second-order drift compensation of joint rows (beyond the report): the bias also cancels the
@@ -22,7 +23,13 @@ struct DynamicsSettings {
   double penetration_margin = 0.0;  // delta of eq. 91a [m]: tolerated penetration
   double limit_margin = 0.0;        // a limit row is created when g + dt min(0, gdot) <= margin
   double restitution_threshold =
-      1e-3;                     // Newton restitution only for approach faster than this [m/s]
+      1e-3;  // Newton restitution only for approach faster than this [m/s]
+  // Position projection after each step (docs/dynamics.md, "Position projection"): Gauss-Newton
+  // on the joint and violated-limit position errors in the mass metric, until max |phi| <= tol.
+  bool position_projection = true;
+  int projection_max_iters = 4;
+  double projection_tol = 1e-12;  // [m or rad]
+
   int dense_limit = 256;        // also build D dense when nl <= this
   SofteningSettings softening;  // MuJoCo-style impedance (eq. 103-113), off by default
 };

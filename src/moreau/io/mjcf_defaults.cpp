@@ -9,7 +9,8 @@ namespace moreau::mjcf {
 
 void Context::fail(const Element* e, const std::string& element, const std::string& expected,
                    const std::string& got) const {
-  throw ErrorException(Error{file, e ? e->GetLineNum() : 0, element, expected, got});
+  const auto [f, line] = where(e ? e->GetLineNum() : 0);
+  throw ErrorException(Error{f, line, element, expected, got});
 }
 
 void Context::ignore(const std::string& what, int line) {
@@ -18,7 +19,12 @@ void Context::ignore(const std::string& what, int line) {
 }
 
 void Context::warn(int line, const std::string& message) {
-  warnings.push_back(file + ":" + std::to_string(line) + ": " + message);
+  const auto [f, l] = where(line);
+  warnings.push_back(f + ":" + std::to_string(l) + ": " + message);
+}
+
+std::pair<std::string, int> Context::where(int line) const {
+  return expanded ? expanded->where(line) : std::pair<std::string, int>{file, line};
 }
 
 namespace {
@@ -29,7 +35,10 @@ void parse_default_class(Context& c, const Element* d, const std::string& parent
   if (cls.empty()) c.fail(d, "<default>", "a class attribute on a nested <default>", "none");
   if (c.classes.count(cls) && !parent.empty())
     c.fail(d, "default class '" + cls + "'", "a unique class name", "a second definition");
-  DefaultClass dc = parent.empty() ? DefaultClass{} : c.classes[parent];
+  // A second top-level <default> (from an <include>) adds to the classes defined so far.
+  DefaultClass dc = !parent.empty()        ? c.classes[parent]
+                    : c.classes.count(cls) ? c.classes[cls]
+                                           : DefaultClass{};
   for (const Element* ch = d->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
     if (std::strcmp(ch->Name(), "default") == 0) continue;
     AttrMap& m = dc.tags[ch->Name()];

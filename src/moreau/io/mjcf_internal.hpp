@@ -44,13 +44,27 @@ struct Actuator {
   double ctrl_lo = 0.0, ctrl_hi = 0.0, force_lo = 0.0, force_hi = 0.0;
 };
 
+// A document with its <include> elements expanded (mjcf_include.cpp): the text, and for each of
+// its lines the file (index into files, 0 = the main file) and line it came from.
+struct ExpandedXml {
+  std::string text;
+  std::vector<std::string> files;
+  std::vector<std::pair<int, int>> origin;
+  std::pair<std::string, int> where(int line) const;
+};
+// Throws ErrorException naming the including file and line for a missing file or a cycle.
+ExpandedXml expand_includes(const std::string& xml, const std::string& file,
+                            const std::string& dir);
+
 struct Context {
   std::string file, dir;
+  const ExpandedXml* expanded = nullptr;  // maps lines back to included files
   const ImportOptions* opt = nullptr;
   // <compiler>
   bool degrees = true;
   std::string eulerseq = "xyz";
-  std::string meshdir;
+  std::string meshdir, texturedir;
+  bool meshdir_set = false, texturedir_set = false;
   int inertiafromgeom = -1;  // -1 auto, 0 false, 1 true
   bool autolimits = true;
   std::map<std::string, DefaultClass> classes;  // "main" is the root <default>
@@ -69,6 +83,8 @@ struct Context {
                          const std::string& got) const;
   void ignore(const std::string& what, int line);
   void warn(int line, const std::string& message);
+  // (file, line) of a line of the parsed document (an included file's for included content).
+  std::pair<std::string, int> where(int line) const;
 };
 
 // Attribute lookup: the element's own value, else its class's default for this tag.

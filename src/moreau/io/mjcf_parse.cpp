@@ -13,16 +13,29 @@ namespace moreau::mjcf {
 namespace {
 
 void parse_compiler(Context& c, const Element* e) {
+  // Several <compiler> elements (e.g. one per included file) each change only what they set.
   Attrs a(c, e, "main", "<compiler>");
-  const std::string angle = a.str("angle", "degree");
+  const std::string angle = a.str("angle", c.degrees ? "degree" : "radian");
   if (angle != "degree" && angle != "radian")
     c.fail(e, "<compiler> angle", "degree or radian", "'" + angle + "'");
   c.degrees = angle == "degree";
   c.eulerseq = a.str("eulerseq", c.eulerseq);
-  if (a.has("meshdir"))
+  if (c.eulerseq.size() != 3 || c.eulerseq.find_first_not_of("xyzXYZ") != std::string::npos)
+    c.fail(e, "<compiler> eulerseq", "three of xyzXYZ", "'" + c.eulerseq + "'");
+  // MuJoCo: meshdir and texturedir, when given, take precedence over assetdir; all are relative
+  // to the main model file's directory.
+  if (a.has("assetdir")) {
+    if (!c.meshdir_set) c.meshdir = a.str("assetdir", "");
+    if (!c.texturedir_set) c.texturedir = a.str("assetdir", "");
+  }
+  if (a.has("meshdir")) {
     c.meshdir = a.str("meshdir", "");
-  else if (a.has("assetdir"))
-    c.meshdir = a.str("assetdir", "");
+    c.meshdir_set = true;
+  }
+  if (a.has("texturedir")) {  // textures are ignored; the directory is kept for completeness
+    c.texturedir = a.str("texturedir", "");
+    c.texturedir_set = true;
+  }
   c.inertiafromgeom = a.tristate("inertiafromgeom", c.inertiafromgeom);
   c.autolimits = a.boolean("autolimits", c.autolimits);
   if (a.str("coordinate", "local") != "local")
@@ -292,19 +305,23 @@ void cap_explicit_springs(Context& c, const TreeBuild& tb, Scene& sc) {
 
 void report_ignored(Context& c) {
   for (const auto& [what, cl] : c.ignored)
-    c.warnings.push_back(c.file + ":" + std::to_string(cl.second) + ": " + what + " ignored (" +
-                         std::to_string(cl.first) +
-                         (cl.first > 1 ? " occurrences" : " occurrence") +
-                         ", outside the supported MJCF subset)");
+    c.warnings.push_back(
+        c.where(cl.second).first + ":" + std::to_string(c.where(cl.second).second) + ": " + what +
+        " ignored (" + std::to_string(cl.first) + (cl.first > 1 ? " occurrences" : " occurrence") +
+        ", outside the supported MJCF subset)");
 }
 
 }  // namespace
 
 Result<ImportedModel> import(const std::string& xml, const std::string& file,
                              const std::string& dir, const ImportOptions& opt) {
+  ExpandedXml expanded;
   try {
+    const bool includes = xml.find("<include") != std::string::npos;
+    if (includes) expanded = expand_includes(xml, file, dir);
+    const std::string& text = includes ? expanded.text : xml;
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
+    if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS)
       return Error{file, doc.ErrorLineNum(), "XML", "well-formed XML", xml_error_text(doc)};
     const Element* root = doc.RootElement();
     if (!root || std::strcmp(root->Name(), "mujoco") != 0)
@@ -313,6 +330,7 @@ Result<ImportedModel> import(const std::string& xml, const std::string& file,
     Context c;
     c.file = file;
     c.dir = dir;
+    if (includes) c.expanded = &expanded;
     c.opt = &opt;
     c.tree.source = file;
     c.tree.name = root->Attribute("model") ? root->Attribute("model") : "mjcf";
@@ -344,7 +362,11 @@ Result<ImportedModel> import(const std::string& xml, const std::string& file,
     const LinkValues values = apply_keyframe(c, root);
     ImportedModel out;
     Result<Scene> sc = build_tree_scene(c.tree, values, &out.build);
-    if (!sc) return sc.error();
+    if (!sc) {
+      Error e = sc.error();
+      if (e.file == file) std::tie(e.file, e.line) = c.where(e.line);
+      return e;
+    }
     cap_explicit_springs(c, out.build, *sc);
     report_ignored(c);
     out.warnings = std::move(c.warnings);

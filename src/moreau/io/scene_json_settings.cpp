@@ -63,6 +63,7 @@ const Field<DS> kStabilizationFields[] = {
     {"beta_limit", &DS::beta_limit, Range::Unit},
     {"beta_contact", &DS::beta_contact, Range::Unit},
     {"drift_compensation", &DS::drift_compensation},
+    {"position_projection", &DS::position_projection},
     {"penetration_margin", &DS::penetration_margin, Range::NonNegative},
     {"limit_margin", &DS::limit_margin, Range::NonNegative},
 };

@@ -8,7 +8,11 @@
 namespace moreau {
 
 Simulator::Simulator(const Model& model, SimSettings settings)
-    : model_(&model), settings_(std::move(settings)), collision_(model), builder_(model) {
+    : model_(&model),
+      settings_(std::move(settings)),
+      collision_(model),
+      builder_(model),
+      projector_(model) {
   twist_buf_.resize(model.num_bodies());
   u_plus_.resize(6 * model.num_bodies());
   // D's dense copy only for the solvers that read it (an unknown name fails in step()).
@@ -99,6 +103,11 @@ bool Simulator::step(State& s) {
     integrate_positions(s, twist_buf_, dt);
   }
   for (int i = 0; i < model_->num_bodies(); ++i) s.u[i] = twist_buf_[i];
+  // Post-stabilization of the positions only: u+ already satisfies the joint rows at s (or s_m),
+  // and projecting it too would remove kinetic energy (docs/dynamics.md, "Position projection").
+  // Softened (compliant) joints are meant to stretch: not projected.
+  if (settings_.dynamics.position_projection && !settings_.dynamics.softening.enabled)
+    projector_.project(s, settings_.dynamics);
   s.t += dt;
   if (!s.all_finite()) {
     error_ = "non-finite state after the step ending at t = " + std::to_string(s.t) + " s";

@@ -6,6 +6,7 @@
 
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
+#include "moreau/dynamics/projection.hpp"
 #include "moreau/sim/settings.hpp"
 #include "moreau/solvers/solver.hpp"
 
@@ -26,6 +27,10 @@ class Simulator {
   const WarmStart& warm_start() const { return warm_; }
   const std::vector<Contact>& contacts() const { return *contacts_; }
   const std::string& error() const { return error_; }
+  // What the collision detector cannot handle in this model (CollisionDetector::warnings).
+  const std::vector<std::string>& warnings() const { return collision_.warnings(); }
+  // Iterations, errors and time of the last step's position projection (zeros when it is off).
+  const ProjectionStats& projection_stats() const { return projector_.stats(); }
 
  private:
   void make_warm_start(const Problem& p);
@@ -35,6 +40,7 @@ class Simulator {
   SimSettings settings_;
   CollisionDetector collision_;
   ProblemBuilder builder_;
+  PositionProjector projector_;
   SolverWorkspace solver_ws_;
   Solution solution_;
   WarmStart warm_;

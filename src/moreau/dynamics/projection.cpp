@@ -1,0 +1,204 @@
+#include "moreau/dynamics/projection.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "moreau/math/so3.hpp"
+
+namespace moreau {
+
+namespace {
+int find_root(std::vector<int>& parent, int i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+}  // namespace
+
+PositionProjector::PositionProjector(const Model& model) : model_(&model) {
+  const int nb = model.num_bodies(), nj = model.num_joints();
+  rows_.resize(nj);
+  incidence_.resize(nb);
+  minv_.resize(nb);
+  dq_.resize(nb);
+  // Islands: bodies connected by joints that have position errors (rows or limits).
+  std::vector<int> parent(nb), cap(nj, 0), island_of_root(nb, -1);
+  std::iota(parent.begin(), parent.end(), 0);
+  for (int jn = 0; jn < nj; ++jn) {
+    const Joint& j = model.joints()[jn];
+    cap[jn] = j.rows();
+    for (int k = 0; k < j.dofs(); ++k) cap[jn] += j.limits[k].enabled();
+    if (cap[jn] == 0) continue;
+    if (j.base >= 0) parent[find_root(parent, j.follower)] = find_root(parent, j.base);
+  }
+  for (int jn = 0; jn < nj; ++jn) {
+    if (cap[jn] == 0) continue;
+    const Joint& j = model.joints()[jn];
+    const int root = find_root(parent, j.follower);
+    if (island_of_root[root] < 0) {
+      island_of_root[root] = static_cast<int>(islands_.size());
+      islands_.emplace_back();
+    }
+    Island& isl = islands_[island_of_root[root]];
+    rows_[jn].island = island_of_root[root];
+    isl.joints.push_back(jn);
+    isl.capacity += cap[jn];
+    incidence_[j.follower].push_back({jn, 0});
+    if (j.base >= 0) incidence_[j.base].push_back({jn, 1});
+  }
+  for (Island& isl : islands_) {
+    isl.A.resize(isl.capacity, isl.capacity);
+    isl.rhs.resize(isl.capacity);
+    isl.x.resize(isl.capacity);
+    isl.res.resize(isl.capacity);
+    isl.llt = Eigen::LLT<MatX>(isl.capacity);
+  }
+}
+
+// Fills every joint's rows and errors at s; returns max |phi|. choose_limits: pick the violated
+// limits (kept as equalities for the whole projection, so that the iteration sees one function).
+double PositionProjector::evaluate(const State& s, bool choose_limits) {
+  double worst = 0.0;
+  for (int jn = 0; jn < model_->num_joints(); ++jn) {
+    JointRows& R = rows_[jn];
+    if (R.island < 0) continue;
+    const Joint& j = model_->joints()[jn];
+    joint_axes(j, s, ax_);
+    R.n = 0;
+    for (int r = 0; r < ax_.m; ++r, ++R.n) {
+      const int axis = ax_.constrained[r];
+      R.J[0].row(R.n) = ax_.Jf.row(axis);
+      R.J[1].row(R.n) = ax_.Jb.row(axis);
+      R.phi[R.n] = ax_.value[axis];
+    }
+    if (choose_limits) {
+      R.limits = 0;
+      for (int k = 0; k < ax_.d; ++k) {
+        const double q = ax_.value[ax_.dof[k]];
+        const DofLimit& lim = j.limits[k];
+        const double sign = q < lim.lower ? 1.0 : q > lim.upper ? -1.0 : 0.0;
+        if (sign == 0.0) continue;
+        R.dof[R.limits] = k;
+        R.sign[R.limits] = sign;
+        ++R.limits;
+      }
+    }
+    for (int l = 0; l < R.limits; ++l, ++R.n) {
+      const int k = R.dof[l], axis = ax_.dof[k];
+      const double sign = R.sign[l];
+      const double bound = sign > 0.0 ? j.limits[k].lower : j.limits[k].upper;
+      R.J[0].row(R.n) = sign * ax_.Jf.row(axis);  // g = sign (q - bound), as the limit rows
+      R.J[1].row(R.n) = sign * ax_.Jb.row(axis);  // of the builder (eq. 28)
+      R.phi[R.n] = sign * (ax_.value[axis] - bound);
+    }
+    if (R.n > 0) worst = std::max(worst, R.phi.head(R.n).cwiseAbs().maxCoeff());
+  }
+  return worst;
+}
+
+// One Gauss-Newton correction dq = -M^-1 J^T (J M^-1 J^T)^-1 phi, per island, then the
+// retraction r += dr, q = Exp(dtheta) q (the position update of eq. 10b with dt u = dq).
+void PositionProjector::correct(State& s) {
+  const Model& m = *model_;
+  for (int i = 0; i < m.num_bodies(); ++i) {
+    dq_[i].setZero();
+    if (incidence_[i].empty()) continue;
+    const Body& b = m.bodies()[i];
+    const Mat3 R = s.q[i].toRotationMatrix();
+    minv_[i].setZero();
+    minv_[i].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
+    minv_[i].bottomRightCorner<3, 3>() = R * b.inertia.inverse() * R.transpose();
+  }
+  Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6> W;
+  for (Island& isl : islands_) {
+    int n = 0;
+    for (int jn : isl.joints) {
+      rows_[jn].offset = n;
+      n += rows_[jn].n;
+    }
+    if (n == 0) continue;
+    // Rows past n (joints' unused capacity) are identity, so that the factor keeps its size.
+    isl.A.setIdentity();
+    isl.A.topLeftCorner(n, n).setZero();
+    isl.rhs.setZero();
+    for (int jn : isl.joints) {
+      const JointRows& Ri = rows_[jn];
+      if (Ri.n == 0) continue;
+      isl.rhs.segment(Ri.offset, Ri.n) = Ri.phi.head(Ri.n);
+      const Joint& j = m.joints()[jn];
+      for (int slot = 0; slot < 2; ++slot) {
+        const int b = slot == 0 ? j.follower : j.base;
+        if (b < 0) continue;
+        W.noalias() = Ri.J[slot].topRows(Ri.n) * minv_[b];
+        for (const auto& [jm, t] : incidence_[b]) {
+          const JointRows& Rj = rows_[jm];
+          if (Rj.n == 0) continue;
+          isl.A.block(Ri.offset, Rj.offset, Ri.n, Rj.n).noalias() +=
+              W * Rj.J[t].topRows(Rj.n).transpose();
+        }
+      }
+    }
+    // Redundant rows (a planar loop closed in 3D) make J M^-1 J^T singular: a regularization far
+    // below the pivots but above round-off. The multipliers' null-space part is annihilated by
+    // J^T, so the correction stays the minimal one up to this relative perturbation.
+    const double eps = 1e-12 * isl.A.diagonal().head(n).maxCoeff();
+    isl.A.diagonal().head(n).array() += eps;
+    isl.llt.compute(isl.A);
+    if (isl.llt.info() != Eigen::Success) continue;
+    // x = (A + eps)^-1 phi, then one step of iterative refinement x += (A + eps)^-1 (phi - A x):
+    // the range part of the error shrinks from eps / sigma to (eps / sigma)^2 (a long chain's
+    // sigma_min / sigma_max reaches 1e-5).
+    isl.x = isl.rhs;
+    isl.llt.solveInPlace(isl.x);
+    isl.res.noalias() = isl.A * isl.x;
+    isl.res = isl.rhs - isl.res + eps * isl.x;
+    isl.res.tail(isl.capacity - n).setZero();
+    isl.llt.solveInPlace(isl.res);
+    isl.rhs = isl.x + isl.res;
+    for (int jn : isl.joints) {
+      const JointRows& Ri = rows_[jn];
+      if (Ri.n == 0) continue;
+      const Joint& j = m.joints()[jn];
+      for (int slot = 0; slot < 2; ++slot) {
+        const int b = slot == 0 ? j.follower : j.base;
+        if (b < 0) continue;
+        dq_[b].noalias() -=
+            minv_[b] * (Ri.J[slot].topRows(Ri.n).transpose() * isl.rhs.segment(Ri.offset, Ri.n));
+      }
+    }
+  }
+  for (int i = 0; i < m.num_bodies(); ++i) {
+    if (incidence_[i].empty()) continue;
+    s.r[i] += dq_[i].head<3>();
+    s.q[i] = integrate_rotation(s.q[i], dq_[i].tail<3>(), 1.0);
+  }
+}
+
+const ProjectionStats& PositionProjector::project(State& s, const DynamicsSettings& st) {
+  const auto t0 = std::chrono::steady_clock::now();
+  stats_ = ProjectionStats{};
+  double err = evaluate(s, true);
+  stats_.error_before = err;
+  for (const JointRows& R : rows_) stats_.rows += R.island >= 0 ? R.n : 0;
+  while (err > st.projection_tol && stats_.iterations < st.projection_max_iters &&
+         stats_.rows > 0) {
+    r_prev_ = s.r;  // same sizes: no allocation
+    q_prev_ = s.q;
+    correct(s);
+    const double next = evaluate(s, false);
+    if (!(next < err)) {  // far from the manifold Gauss-Newton may not contract: keep the best
+      s.r = r_prev_;
+      s.q = q_prev_;
+      evaluate(s, false);
+      break;
+    }
+    err = next;
+    ++stats_.iterations;
+  }
+  stats_.error_after = err;
+  stats_.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return stats_;
+}
+
+}  // namespace moreau

@@ -1,0 +1,195 @@
+// Mesh-mesh pairs through the convex hulls of both meshes (docs/collision.md, "Mesh-mesh pairs"):
+// a cube written as a mesh resting on another gives the contacts and the normal impulse of two
+// box primitives; an icosphere rests on a flat box mesh.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "moreau/math/so3.hpp"
+#include "moreau/sim/simulator.hpp"
+
+using namespace moreau;
+
+namespace {
+
+std::shared_ptr<const MeshData> box_mesh(const Vec3& h) {
+  auto m = std::make_shared<MeshData>();
+  m->source = "box mesh";
+  for (int k = 0; k < 8; ++k)
+    m->vertices.push_back(
+        Vec3((k & 1 ? 1 : -1) * h.x(), (k & 2 ? 1 : -1) * h.y(), (k & 4 ? 1 : -1) * h.z()));
+  // Two triangles per face (orientation irrelevant: a soup).
+  const int quads[6][4] = {{0, 1, 3, 2}, {4, 5, 7, 6}, {0, 1, 5, 4},
+                           {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 3, 7, 5}};
+  for (const auto& q : quads) {
+    m->triangles.push_back({q[0], q[1], q[2]});
+    m->triangles.push_back({q[0], q[2], q[3]});
+  }
+  return m;
+}
+
+std::shared_ptr<const MeshData> icosphere(double r, int levels) {
+  auto m = std::make_shared<MeshData>();
+  m->source = "icosphere";
+  const double p = (1.0 + std::sqrt(5.0)) / 2.0;
+  std::vector<Vec3> v = {{-1, p, 0},  {1, p, 0},  {-1, -p, 0}, {1, -p, 0}, {0, -1, p},  {0, 1, p},
+                         {0, -1, -p}, {0, 1, -p}, {p, 0, -1},  {p, 0, 1},  {-p, 0, -1}, {-p, 0, 1}};
+  std::vector<std::array<int, 3>> f = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
+                                       {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
+                                       {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
+                                       {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
+  for (Vec3& x : v) x.normalize();
+  for (int l = 0; l < levels; ++l) {
+    std::map<std::pair<int, int>, int> mid;
+    auto midpoint = [&](int a, int b) {
+      const auto key = std::minmax(a, b);
+      auto it = mid.find(key);
+      if (it != mid.end()) return it->second;
+      v.push_back((v[a] + v[b]).normalized());
+      return mid[key] = static_cast<int>(v.size()) - 1;
+    };
+    std::vector<std::array<int, 3>> g;
+    for (const auto& t : f) {
+      const int a = midpoint(t[0], t[1]), b = midpoint(t[1], t[2]), c = midpoint(t[2], t[0]);
+      g.push_back({t[0], a, c});
+      g.push_back({t[1], b, a});
+      g.push_back({t[2], c, b});
+      g.push_back({a, b, c});
+    }
+    f = g;
+  }
+  for (Vec3& x : v) m->vertices.push_back(r * x);
+  m->triangles = f;
+  return m;
+}
+
+// A static lower cube (world) and a free upper cube of side 1 resting on it (gap 0), both as
+// boxes or both as meshes.
+Model stacked_cubes(bool mesh) {
+  ModelBuilder mb(mesh ? "mesh cubes" : "box cubes");
+  Body b;
+  b.name = "top";
+  b.mass = 2.0;
+  b.inertia = (2.0 / 6.0) * Mat3::Identity();
+  mb.add_body(b);
+  for (int body : {-1, 0}) {
+    Geometry g;
+    g.name = body < 0 ? "lower" : "upper";
+    g.body = body;
+    g.type = mesh ? ShapeType::TriangleMesh : ShapeType::Box;
+    g.half_extents = Vec3::Constant(0.5);
+    if (mesh) g.mesh = box_mesh(Vec3::Constant(0.5));
+    mb.add_geometry(g);
+  }
+  return *mb.build();
+}
+
+State at(const Model& m, const Vec3& r, const Quat& q) {
+  State s = State::zeros(m.num_bodies());
+  s.r[0] = r;
+  s.q[0] = q;
+  return s;
+}
+
+struct ContactLess {
+  bool operator()(const Contact& a, const Contact& b) const {
+    for (int k = 0; k < 3; ++k)
+      if (a.point[k] != b.point[k]) return a.point[k] < b.point[k];
+    return false;
+  }
+};
+
+}  // namespace
+
+TEST(MeshMesh, CubeMeshesMatchBoxPrimitives) {
+  // Resting (gap 0), then tilted slightly and penetrating, so that the clipped manifold matters.
+  const Quat tilt(Eigen::AngleAxisd(0.02, Vec3(1, 2, 0).normalized()));
+  for (const auto& [r, q] :
+       {std::pair{Vec3(0, 0, 1.0), Quat::Identity()}, std::pair{Vec3(0.2, -0.1, 0.995), tilt}}) {
+    const Model boxes = stacked_cubes(false), meshes = stacked_cubes(true);
+    SimSettings st;
+    st.solver = "pgs";
+    st.solver_settings.tol = 1e-14;
+    st.solver_settings.max_iters = 100000;
+    st.warm_start = false;
+    Simulator sb(boxes, st), sm(meshes, st);
+    ASSERT_TRUE(sm.warnings().empty());
+    State xb = at(boxes, r, q), xm = at(meshes, r, q);
+    ASSERT_TRUE(sb.step(xb)) << sb.error();
+    ASSERT_TRUE(sm.step(xm)) << sm.error();
+    std::vector<Contact> cb = sb.contacts(), cm = sm.contacts();
+    ASSERT_EQ(cb.size(), cm.size());
+    ASSERT_GE(cb.size(), 3u);  // resting: 4 corners; tilted: 3 below the margin
+    std::sort(cb.begin(), cb.end(), ContactLess{});
+    std::sort(cm.begin(), cm.end(), ContactLess{});
+    for (size_t k = 0; k < cb.size(); ++k) {
+      EXPECT_LE((cb[k].point - cm[k].point).norm(), 1e-12) << k;
+      EXPECT_LE((cb[k].normal - cm[k].normal).norm(), 1e-12) << k;
+      EXPECT_NEAR(cb[k].gap, cm[k].gap, 1e-12) << k;
+    }
+    double nb = 0.0, nm = 0.0;
+    for (size_t k = 0; k < cb.size(); ++k) {
+      nb += sb.solution().lambda[3 * k + 2];
+      nm += sm.solution().lambda[3 * k + 2];
+    }
+    std::printf("%zu contacts; total normal impulse: boxes %.15g, meshes %.15g N s\n", cb.size(),
+                nb, nm);
+    EXPECT_GT(nb, 0.0);
+    EXPECT_NEAR(nb, nm, 1e-9);
+    EXPECT_LE((xb.r[0] - xm.r[0]).norm(), 1e-9);
+  }
+}
+
+TEST(MeshMesh, IcosphereRestsOnAFlatBoxMesh) {
+  const std::shared_ptr<const MeshData> ball = icosphere(0.1, 2);
+  // Turn the sphere so that one of its faces is down (a stable rest), and put it on z = 0.
+  Vec3 down = Vec3::UnitZ();
+  for (const auto& t : ball->triangles) {
+    const Vec3 n = (ball->vertices[t[1]] - ball->vertices[t[0]])
+                       .cross(ball->vertices[t[2]] - ball->vertices[t[0]])
+                       .normalized();
+    const Vec3 o = (n.dot(ball->vertices[t[0]]) < 0.0) ? Vec3(-n) : n;  // outward
+    if (o.z() < down.z()) down = o;
+  }
+  const Quat q = Quat::FromTwoVectors(down, -Vec3::UnitZ());
+  double low = 0.0;
+  for (const Vec3& v : ball->vertices) low = std::min(low, (q * v).z());
+  ModelBuilder mb("icosphere on a box mesh");
+  Body b;
+  b.name = "ball";
+  b.mass = 1.0;
+  b.inertia = 0.4 * 0.01 * Mat3::Identity();
+  mb.add_body(b);
+  Geometry floor;
+  floor.name = "floor";
+  floor.body = -1;
+  floor.type = ShapeType::TriangleMesh;
+  floor.mesh = box_mesh(Vec3(5, 5, 0.1));
+  floor.pose.p = Vec3(0, 0, -0.1);
+  mb.add_geometry(floor);
+  Geometry g;
+  g.name = "ball";
+  g.body = 0;
+  g.type = ShapeType::TriangleMesh;
+  g.mesh = ball;
+  mb.add_geometry(g);
+  const Model m = *mb.build();
+  const Vec3 r0(0.3, -0.2, -low);
+  State s = at(m, r0, q);
+  Simulator sim(m, SimSettings{});
+  double vmax = 0.0;
+  while (s.t < 2.0) {
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    vmax = std::max(vmax, s.u[0].norm());
+  }
+  const double angle = quat_log(s.q[0] * q.conjugate()).norm();
+  std::printf("icosphere 2 s: displacement %.3e m, rotation %.3e rad, max speed %.3e m/s\n",
+              (s.r[0] - r0).norm(), angle, vmax);
+  EXPECT_FALSE(sim.contacts().empty());
+  EXPECT_LE((s.r[0] - r0).norm(), 1e-4);
+  EXPECT_LE(angle, 1e-3);
+  EXPECT_LE(vmax, 1e-2);
+}
