@@ -168,6 +168,7 @@ void run_solve(const SolveOptions& o) {
                                 {"r_compl", r.compl_},
                                 {"r_natmap", r.natmap},
                                 {"scale", scale},
+                                {"q_inf", p.v_f.size() ? p.v_f.cwiseAbs().maxCoeff() : 0.0},
                                 {"r_natmap_relative", scale > 0.0 ? r.natmap / scale : 0.0},
                                 {"contacts", p.count(RowKind::Contact)},
                                 {"nl", p.nl},
