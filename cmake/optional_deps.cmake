@@ -71,3 +71,32 @@ if(MOREAU_HDF5_INCLUDE AND MOREAU_HDF5_LIB)
   list(APPEND MOREAU_IO_LIBS moreau_dep_hdf5)
 endif()
 # --- end FCLib ---------------------------------------------------------------------------------
+
+# --- Peers: Siconos and MuJoCo, side by side with moreau (docs/performance.md) ----------------
+# Optional: Siconos numerics (libsiconos-numerics-dev) adds its fc3d solvers to the registry as
+# `siconos-*` (src/moreau/solvers/peer_siconos.cpp), linked directly; MuJoCo (libmujoco-dev)
+# enables `moreau compare` (src/moreau/bench/compare_mujoco.cpp) and the MuJoCo micro-benchmarks.
+set(MOREAU_SOLVER_LIBS "")
+set(MOREAU_BENCH_LIBS "")
+find_path(MOREAU_SICONOS_INCLUDE siconos/numerics/fc3d_Solvers.h)
+find_path(MOREAU_SICONOS_CONFIG_INCLUDE SiconosConfig.h PATH_SUFFIXES siconos)
+find_library(MOREAU_SICONOS_LIB siconos_numerics)
+if(MOREAU_SICONOS_INCLUDE AND MOREAU_SICONOS_CONFIG_INCLUDE AND MOREAU_SICONOS_LIB)
+  add_library(moreau_dep_siconos INTERFACE)
+  # Siconos's headers include "SiconosConfig.h" from /usr/include/siconos.
+  target_include_directories(moreau_dep_siconos SYSTEM INTERFACE ${MOREAU_SICONOS_INCLUDE}
+    ${MOREAU_SICONOS_CONFIG_INCLUDE})
+  target_link_libraries(moreau_dep_siconos INTERFACE ${MOREAU_SICONOS_LIB})
+  target_compile_definitions(moreau_dep_siconos INTERFACE MOREAU_HAVE_SICONOS=1)
+  list(APPEND MOREAU_SOLVER_LIBS moreau_dep_siconos)
+endif()
+find_path(MOREAU_MUJOCO_INCLUDE mujoco/mujoco.h)
+find_library(MOREAU_MUJOCO_LIB mujoco)
+if(MOREAU_MUJOCO_INCLUDE AND MOREAU_MUJOCO_LIB)
+  add_library(moreau_dep_mujoco INTERFACE)
+  target_include_directories(moreau_dep_mujoco SYSTEM INTERFACE ${MOREAU_MUJOCO_INCLUDE})
+  target_link_libraries(moreau_dep_mujoco INTERFACE ${MOREAU_MUJOCO_LIB})
+  target_compile_definitions(moreau_dep_mujoco INTERFACE MOREAU_HAVE_MUJOCO=1)
+  list(APPEND MOREAU_BENCH_LIBS moreau_dep_mujoco)
+endif()
+# --- end peers ---------------------------------------------------------------------------------

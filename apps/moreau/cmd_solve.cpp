@@ -23,7 +23,7 @@ namespace {
 struct SolveOptions {
   std::string file, solver = "nbgs-exact", warm, lambda_out;
   double tol = 1e-8;
-  int max_iters = 1000;
+  int max_iters = 1000, repeat = 1;
   std::vector<std::string> params;
   bool json = false;
 };
@@ -106,6 +106,8 @@ WarmStart read_warm_or_exit(const std::string& path, int nl) {
 }
 
 void run_solve(const SolveOptions& o) {
+  if (o.repeat < 1)
+    fail("solve", "--repeat " + std::to_string(o.repeat) + ": expected N >= 1", kExitBadInput);
   const SolverInfo* info = find_solver(o.solver);
   if (!info)
     fail("solve", "unknown solver '" + o.solver + "'; available: " + solver_names(), kExitBadInput);
@@ -116,7 +118,22 @@ void run_solve(const SolveOptions& o) {
   const WarmStart warm = read_warm_or_exit(o.warm, p.nl);
   SolverWorkspace ws;
   Solution sol;
-  if (!solve(o.solver, p, s, warm, ws, sol)) fail("solve", sol.message, kExitBadInput);
+  // --repeat N: N solves from the same start (the workspace kept, as in a simulation); the
+  // fastest is reported as solve_time_s, the first as solve_time_first_s. Every solve gives the
+  // same answer (solvers are deterministic), so the last one's is reported.
+  double first_s = 0.0, best_s = 0.0, best_setup_s = 0.0, best_iteration_s = 0.0;
+  for (int k = 0; k < o.repeat; ++k) {
+    if (!solve(o.solver, p, s, warm, ws, sol)) fail("solve", sol.message, kExitBadInput);
+    if (k == 0) first_s = sol.solve_time_s;
+    if (k == 0 || sol.solve_time_s < best_s) {
+      best_s = sol.solve_time_s;
+      best_setup_s = sol.setup_time_s;
+      best_iteration_s = sol.iteration_time_s;
+    }
+  }
+  sol.solve_time_s = best_s;
+  sol.setup_time_s = best_setup_s;
+  sol.iteration_time_s = best_iteration_s;
   const NcpResiduals r = ncp_residuals(p, sol.lambda, sol.v_plus, true);  // eq. 156-158, 163
   const double scale = std::max({p.v_f.size() ? p.v_f.cwiseAbs().maxCoeff() : 0.0,
                                  sol.lambda.size() ? sol.lambda.cwiseAbs().maxCoeff() : 0.0,
@@ -140,6 +157,10 @@ void run_solve(const SolveOptions& o) {
                                 {"iterations", sol.iterations},
                                 {"fallbacks", sol.fallbacks},
                                 {"solve_time_s", sol.solve_time_s},
+                                {"solve_time_first_s", first_s},
+                                {"repeat", o.repeat},
+                                {"setup_time_s", sol.setup_time_s},
+                                {"iteration_time_s", sol.iteration_time_s},
                                 {"residual", sol.residual},
                                 {"tol", s.tol},
                                 {"r_primal", r.primal},
@@ -147,6 +168,7 @@ void run_solve(const SolveOptions& o) {
                                 {"r_compl", r.compl_},
                                 {"r_natmap", r.natmap},
                                 {"scale", scale},
+                                {"q_inf", p.v_f.size() ? p.v_f.cwiseAbs().maxCoeff() : 0.0},
                                 {"r_natmap_relative", scale > 0.0 ? r.natmap / scale : 0.0},
                                 {"contacts", p.count(RowKind::Contact)},
                                 {"nl", p.nl},
@@ -157,9 +179,11 @@ void run_solve(const SolveOptions& o) {
     std::printf("%s: %s, %d contacts, nl %d, asymmetry %.2g%s%s\n", o.file.c_str(),
                 lp.format.c_str(), p.count(RowKind::Contact), p.nl, lp.asymmetry,
                 lp.title.empty() ? "" : ", ", lp.title.c_str());
-    std::printf("solver %s (%.*s): %s after %d iterations, %.3g s\n", o.solver.c_str(),
-                static_cast<int>(info->problem.size()), info->problem.data(),
-                status_name(sol.status), sol.iterations, sol.solve_time_s);
+    std::printf("solver %s (%.*s): %s after %d iterations, %.3g s (set-up %.3g s)",
+                o.solver.c_str(), static_cast<int>(info->problem.size()), info->problem.data(),
+                status_name(sol.status), sol.iterations, sol.solve_time_s, sol.setup_time_s);
+    if (o.repeat > 1) std::printf(", fastest of %d; first %.3g s", o.repeat, first_s);
+    std::printf("\n");
     if (info->problem == "LCP" && sol.converged())
       std::printf(
           "LCP residual max|min(z, w)| %.3g: solved on the friction pyramid; the NCP residuals "
@@ -188,6 +212,9 @@ void add_solve(CLI::App& app) {
   cmd->add_option("--solver", o->solver, "solver name (default nbgs-exact)");
   cmd->add_option("--tol", o->tol, "stopping tolerance, L-inf (default 1e-8)");
   cmd->add_option("--max-iter", o->max_iters, "iteration cap (default 1000)");
+  cmd->add_option("--repeat", o->repeat,
+                  "solve N times from the same start; solve_time_s is the fastest, "
+                  "solve_time_first_s the first (default 1)");
   cmd->add_option(
       "--param", o->params,
       "solver parameter key=value (repeatable), e.g. omega=1.2; keys: moreau solvers NAME");

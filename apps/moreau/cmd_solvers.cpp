@@ -34,7 +34,9 @@ void run_solvers(const std::vector<std::string>& names, bool markdown) {
   for (size_t i = 0; i < names.size(); ++i) {
     const SolverInfo& info = *find_solver(names[i]);
     std::cout << (i ? "\n" : "") << param_table(info) << "  handles: "
-              << (info.handles_contacts ? "contacts, limits and joints" : "joints only")
+              << (info.contacts_only      ? "contacts only (joint and limit rows are declined)"
+                  : info.handles_contacts ? "contacts, limits and joints"
+                                          : "joints only")
               << "; softening R: " << (info.handles_softening ? "solved" : "refused") << '\n';
   }
 }

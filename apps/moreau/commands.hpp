@@ -22,5 +22,6 @@ void add_solve(CLI::App& app);
 void add_solvers(CLI::App& app);
 void add_bench(CLI::App& app, int argc, char** argv);  // keeps argv for the report
 void add_experiment(CLI::App& app);
+void add_compare(CLI::App& app);
 
 }  // namespace moreau::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   add_solvers(app);
   add_bench(app, argc, argv);
   add_experiment(app);
+  add_compare(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

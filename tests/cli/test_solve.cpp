@@ -162,3 +162,31 @@ TEST(CliSolve, ParamKeysAndRangesComeFromTheSolversTable) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("nbgs"), std::string::npos) << r.err;
 }
+
+// --repeat N: N solves of the same problem give the same answer; the fastest is solve_time_s,
+// the first solve_time_first_s, and set-up + iterations add up to the solve time.
+TEST(CliSolve, RepeatReportsTheFastestAndTheFirstSolve) {
+  test::require_binary();
+  test::TempDir dir;
+  const std::string file = dir / "slide.mprob";
+  ASSERT_FALSE(
+      save_problem(hand_problem(ConeKind::Coulomb, Vec3(2, 2, 1).asDiagonal().toDenseMatrix(),
+                                Vec3(4, 0, -1), 0.5),
+                   file));
+  for (const char* solver : {"nbgs-exact", "admm-ncp-sa", "apgd"}) {
+    auto one = run_moreau("solve '" + file + "' --solver " + solver + " --tol 1e-12 --json");
+    auto r =
+        run_moreau("solve '" + file + "' --solver " + solver + " --tol 1e-12 --json --repeat 4");
+    ASSERT_EQ(r.code, one.code) << r.err;
+    const auto j = nlohmann::json::parse(r.out), j1 = nlohmann::json::parse(one.out);
+    EXPECT_EQ(j["repeat"], 4);
+    EXPECT_EQ(j["iterations"], j1["iterations"]) << solver;
+    EXPECT_EQ(j["r_natmap"], j1["r_natmap"]) << solver;
+    const double best = j["solve_time_s"], first = j["solve_time_first_s"];
+    const double setup = j["setup_time_s"], iters = j["iteration_time_s"];
+    EXPECT_LE(best, first) << solver;
+    EXPECT_GE(setup, 0.0) << solver;
+    EXPECT_NEAR(setup + iters, best, 1e-12 + 1e-9 * best) << solver;
+  }
+  EXPECT_EQ(run_moreau("solve '" + file + "' --repeat 0").code, 2);
+}

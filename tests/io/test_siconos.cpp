@@ -1,71 +1,26 @@
 // Optional: moreau's NCP solvers against Siconos's fc3d NSGS (Debian libsiconos-numerics-dev,
-// loaded at run time with dlopen, no link dependency) on FCLib problems (MOREAU_SHARED_DIR/fclib).
+// registered as siconos-nsgs when moreau is built with it) on FCLib problems
+// (MOREAU_SHARED_DIR/fclib).
 // Both answers are judged by moreau's own natural map (ncp/residuals.hpp); the contact
 // velocities u = W r + q and, where the solution is unique enough, the impulses r are compared.
 // Skips cleanly without HDF5, the shared files or the library.
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "moreau/io/fclib.hpp"
 #include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
+#include "solvers/implicit_problems.hpp"
 
 namespace moreau {
 namespace {
-
-// The prefix of Siconos 4.4's struct SolverOptions (SolverOptions.h) up to dparam.
-struct SiconosOptions {
-  int solverId;
-  bool isSet;
-  int iSize;
-  int* iparam;
-  int dSize;
-  double* dparam;
-};
-constexpr int kNmSparse = 2;                // NM_types::NM_SPARSE (NumericsMatrix.h)
-constexpr int kFc3dNsgs = 500;              // SICONOS_FRICTION_3D_NSGS (Friction_cst.h)
-constexpr int kMaxIter = 0, kIterDone = 1;  // SICONOS_IPARAM_MAX_ITER, _ITER_DONE
-constexpr int kTol = 0, kResidu = 1;        // SICONOS_DPARAM_TOL, _RESIDU
-
-// The few Siconos numerics functions used, resolved from the shared library.
-struct Siconos {
-  void* lib = nullptr;
-  void* (*nm_create)(int, int, int) = nullptr;
-  void (*nm_triplet_alloc)(void*, long) = nullptr;
-  void (*nm_entry)(void*, int, int, double) = nullptr;
-  void* (*problem_new)(int, int, void*, double*, double*) = nullptr;
-  void (*problem_free)(void*) = nullptr;  // frees M, q, mu too
-  SiconosOptions* (*options_create)(int) = nullptr;
-  void (*options_delete)(SiconosOptions*) = nullptr;
-  int (*driver)(void*, double*, double*, SiconosOptions*) = nullptr;
-  bool open() {
-    for (const char* name : {"libsiconos_numerics.so", "libsiconos_numerics.so.7"})
-      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
-    if (!lib) return false;
-    auto sym = [&](auto& f, const char* s) {
-      f = reinterpret_cast<std::decay_t<decltype(f)>>(dlsym(lib, s));
-    };
-    sym(nm_create, "NM_create");
-    sym(nm_triplet_alloc, "NM_triplet_alloc");
-    sym(nm_entry, "NM_entry");
-    sym(problem_new, "frictionContactProblem_new_with_data");
-    sym(problem_free, "frictionContactProblem_free");
-    sym(options_create, "solver_options_create");
-    sym(options_delete, "solver_options_delete");
-    sym(driver, "fc3d_driver");
-    return nm_create && nm_triplet_alloc && nm_entry && problem_new && problem_free &&
-           options_create && options_delete && driver;
-  }
-};
 
 struct SiconosResult {
   VecX r;  // moreau order [t, o, n]
@@ -73,41 +28,21 @@ struct SiconosResult {
   double error = 0.0, seconds = 0.0;
 };
 
-// Solves moreau's contact Problem with Siconos NSGS: W and q are permuted back to FCLib's
-// [n, t1, t2] and W is handed over sparse (triplets, compressed by Siconos).
-SiconosResult siconos_nsgs(const Siconos& sc, const Problem& p, double tol, int max_iters) {
-  const int m = p.nl, nc = static_cast<int>(p.blocks.size());
-  auto fc = [](int a) { return 3 * (a / 3) + fclib_coordinate(a % 3); };  // moreau -> FCLib row
-  void* W = sc.nm_create(kNmSparse, m, m);
-  sc.nm_triplet_alloc(W, p.D.nnz());
-  for (int i = 0; i < p.D.num_blocks(); ++i)
-    for (int e = p.D.row_start(i); e < p.D.row_start(i + 1); ++e) {
-      const auto B = p.D.entry(e);
-      const int r0 = p.D.block_offset(i), c0 = p.D.block_offset(p.D.entry_col(e));
-      for (int a = 0; a < B.rows(); ++a)
-        for (int b = 0; b < B.cols(); ++b)
-          if (B(a, b) != 0.0) sc.nm_entry(W, fc(r0 + a), fc(c0 + b), B(a, b));
-    }
-  // Siconos frees q and mu with free(): allocate them with malloc.
-  double* q = static_cast<double*>(std::malloc(sizeof(double) * m));
-  double* mu = static_cast<double*>(std::malloc(sizeof(double) * nc));
-  for (int a = 0; a < m; ++a) q[fc(a)] = p.v_f[a];
-  for (int c = 0; c < nc; ++c) mu[c] = p.blocks[c].mu;
-  void* fcp = sc.problem_new(3, nc, W, q, mu);
-  SiconosOptions* opt = sc.options_create(kFc3dNsgs);
-  opt->iparam[kMaxIter] = max_iters;
-  opt->dparam[kTol] = tol;
-  std::vector<double> r(m, 0.0), u(m, 0.0);
-  const auto t0 = std::chrono::steady_clock::now();
+// Solves moreau's contact Problem with the registered siconos-nsgs (src/moreau/solvers/
+// peer_siconos.cpp), on Siconos's own relative tolerance.
+SiconosResult siconos_nsgs(const Problem& p, double tol, int max_iters) {
+  SolverSettings st;
+  st.max_iters = max_iters;
+  st.siconos.tol = tol;
+  SolverWorkspace ws;
+  Solution sol;
+  EXPECT_TRUE(solve("siconos-nsgs", p, st, {}, ws, sol)) << sol.message;
   SiconosResult out;
-  out.info = sc.driver(fcp, r.data(), u.data(), opt);
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  out.iterations = opt->iparam[kIterDone];
-  out.error = opt->dparam[kResidu];
-  out.r.resize(m);
-  for (int a = 0; a < m; ++a) out.r[a] = r[fc(a)];
-  sc.options_delete(opt);
-  sc.problem_free(fcp);
+  out.r = sol.lambda;
+  out.info = sol.converged() ? 0 : 1;
+  out.iterations = sol.iterations;
+  out.error = sol.residual;
+  out.seconds = sol.solve_time_s;
   return out;
 }
 
@@ -140,9 +75,8 @@ struct Case {
 //   CubeH8 (1 c.): both GS in 2 it.; admm-ncp-sa 6 it. |du| 1e-8, |dr| 6e-7.
 TEST(Siconos, NsgsAgreesWithMoreauOnFclib) {
   if (!fclib_supported()) GTEST_SKIP() << "built without HDF5: FCLib files cannot be read";
-  Siconos sc;
-  if (!sc.open())
-    GTEST_SKIP() << "libsiconos_numerics (Debian libsiconos-numerics-dev) not installed";
+  if (!find_solver("siconos-nsgs"))
+    GTEST_SKIP() << "built without libsiconos_numerics (Debian libsiconos-numerics-dev)";
   const Case cases[] = {{"LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", 5000, true, true},
                         {"Box_Stacks-i0122-82-5.hdf5", 5000, true, false},
                         {"spheres-in-a-box-98-i10000-256-10.hdf5", 1000, false, true},
@@ -154,7 +88,7 @@ TEST(Siconos, NsgsAgreesWithMoreauOnFclib) {
     Result<FclibProblem> f = load_fclib(path);
     ASSERT_TRUE(f.ok()) << f.error().message();
     const Problem& p = f->problem;
-    const SiconosResult s = siconos_nsgs(sc, p, 1e-14, c.sweeps);
+    const SiconosResult s = siconos_nsgs(p, 1e-14, c.sweeps);
     VecX us(p.nl);
     p.D.multiply(s.r.data(), us.data());
     us += p.v_f;
@@ -196,6 +130,55 @@ TEST(Siconos, NsgsAgreesWithMoreauOnFclib) {
     ++compared;
   }
   if (!compared) GTEST_SKIP() << "no FCLib files in " << fclib_dir();
+}
+
+// Every registered Siconos solver, with moreau's tolerance turned into Siconos's relative one
+// (peer_siconos.cpp), is judged by moreau's own natural map: a converged answer passes it.
+TEST(Siconos, PeersPassMoreausNaturalMapWhenConverged) {
+  if (!fclib_supported()) GTEST_SKIP() << "built without HDF5: FCLib files cannot be read";
+  if (!find_solver("siconos-nsgs"))
+    GTEST_SKIP() << "built without libsiconos_numerics (Debian libsiconos-numerics-dev)";
+  int converged = 0;
+  for (const char* file : {"CubeH8.hdf5", "Box_Stacks-i0122-82-5.hdf5"}) {
+    const std::string path = fclib_dir() + file;
+    if (!std::filesystem::exists(path)) continue;
+    Result<FclibProblem> f = load_fclib(path);
+    ASSERT_TRUE(f.ok()) << f.error().message();
+    const Problem& p = f->problem;
+    for (const SolverInfo& info : solver_registry()) {
+      if (!info.peer) continue;
+      SolverSettings st;
+      st.tol = 1e-8;
+      st.max_iters = 5000;
+      SolverWorkspace ws;
+      Solution sol;
+      ASSERT_TRUE(solve(info.name, p, st, {}, ws, sol));
+      const double nat = ncp_residuals(p, sol.lambda, sol.v_plus, true).natmap;
+      std::printf("%s %s: %s, %d iters, natmap %.3e\n", file, std::string(info.name).c_str(),
+                  status_name(sol.status), sol.iterations, nat);
+      if (!sol.converged()) continue;
+      EXPECT_LE(nat, 1e-8) << file << " " << info.name;
+      ++converged;
+    }
+  }
+  if (!converged) GTEST_SKIP() << "no FCLib files in " << fclib_dir();
+  EXPECT_GE(converged, 2);  // at least siconos-nsgs on both files
+}
+
+// Problems with joint or limit rows are declined with status Failed and a message that says why.
+TEST(Siconos, JointRowsAreDeclined) {
+  if (!find_solver("siconos-nsgs"))
+    GTEST_SKIP() << "built without libsiconos_numerics (Debian libsiconos-numerics-dev)";
+  std::mt19937 rng(3);
+  const Problem p = testing_problems::random_contacts(rng, 3, 4, 0.5, 1.0, 1, 1);
+  for (const SolverInfo& info : solver_registry()) {
+    if (!info.contacts_only) continue;
+    SolverWorkspace ws;
+    Solution sol;
+    ASSERT_TRUE(solve(info.name, p, SolverSettings{}, {}, ws, sol));
+    EXPECT_EQ(sol.status, SolveStatus::Failed) << info.name;
+    EXPECT_NE(sol.message.find("4 joint or limit rows"), std::string::npos) << sol.message;
+  }
 }
 
 }  // namespace

@@ -22,10 +22,11 @@ using testing_params::other_value;
 namespace {
 
 // A problem every solver can run on: five contacts, one ball joint and one limit for the contact
-// solvers, a joint-only one for "direct".
+// solvers, a joint-only one for "direct", contacts only for the peers (siconos-*).
 Problem problem_for(const SolverInfo& s) {
   std::mt19937 rng(7);
   if (!s.handles_contacts) return testing_problems::random_contacts(rng, 2, 0, 0.5, 1.0, 1, 0);
+  if (s.contacts_only) return testing_problems::random_contacts(rng, 3, 5, 0.5, 1.0);  // siconos-*
   if (s.name == "sap")
     return testing_problems::random_primal(rng, 3, 4, 0.5, 1);  // needs the primal view
   return testing_problems::random_contacts(rng, 3, 5, 0.5, 1.0, 1, 1);

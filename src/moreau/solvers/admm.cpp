@@ -2,6 +2,7 @@
 // Sign convention: z is the NEGATIVE augmented velocity, z = -((D + R) y + v_f + s) at the fixed
 // point (eq. 137a), so the fixed point y = P_K(y + z / rho) is K* ∋ -z ⊥ y ∈ K.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -163,6 +164,7 @@ void solve_admm(const Problem& p, const SolverSettings& st, const WarmStart& war
     sol.status = SolveStatus::Converged;
     return;
   }
+  const auto t_setup = std::chrono::steady_clock::now();
   auto& w = ws.get<AdmmWorkspace>();
   w.resize(p.nl);
   initialize(p, a, warm, w);
@@ -176,6 +178,9 @@ void solve_admm(const Problem& p, const SolverSettings& st, const WarmStart& war
     sol.lambda = w.y;
     return;
   }
+  // Set-up: the initial penalty and the factorization of D + R + (eta + rho) I.
+  sol.setup_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   Momentum mom;
   for (int it = 0; it < st.max_iters; ++it) {
     double rp, rd;

@@ -3,6 +3,7 @@
 // with Nesterov momentum, backtracking on the Lipschitz estimate L, gradient restart, and the
 // best iterate kept. Param "ncp" = 1 refreshes s = Gamma(v) every iteration (De Saxce fixed point).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -48,6 +49,7 @@ double objective(const VecCRef& x, const VecCRef& Dx, const VecCRef& q_f, const 
 
 void solve_apgd(const Problem& p, const SolverSettings& st, const WarmStart& warm,
                 SolverWorkspace& ws, Solution& sol) {
+  const auto t_setup = std::chrono::steady_clock::now();
   auto& w = ws.get<ApgdWorkspace>();
   const bool ncp = st.apgd.ncp;
   const double shrink = st.apgd.lipschitz_decay;  // L <- 0.9 L after each iteration
@@ -71,6 +73,9 @@ void solve_apgd(const Problem& p, const SolverSettings& st, const WarmStart& war
   w.best = w.gamma;
   w.s.setZero();
   double theta = 1.0, best_res = std::numeric_limits<double>::infinity();
+  // Set-up: the Jacobi scaling and the first Lipschitz estimate.
+  sol.setup_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   for (int it = 0; it < st.max_iters && p.nl > 0; ++it) {
     // Gradient at y: (D+R) y + v_f + s, with s = Gamma(v(y)) frozen for this step (NCP option).
     w.v = w.Dy + p.v_f;

@@ -1,6 +1,7 @@
 #include "moreau/solvers/pgs_family.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "moreau/ncp/blocks.hpp"
@@ -257,6 +258,7 @@ void run(const Problem& p, const SolverSettings& s, const WarmStart& warm, Solve
   const int check_every = std::max(1, s.pgs.check_every);
   const double blowup = s.pgs.blowup, es_tol = s.pgs.es_tol.value_or(s.tol);
 
+  const auto t_setup = std::chrono::steady_clock::now();
   auto& w = ws.get<PgsWorkspace>();
   prepare_blocks(p, s.pgs.regularization, w);
   w.v.resize(p.nl);
@@ -276,6 +278,8 @@ void run(const Problem& p, const SolverSettings& s, const WarmStart& warm, Solve
   if (s.trace) sol.trace.reserve(s.max_iters);
   sol.status = SolveStatus::MaxIterations;
   double first = -1.0, res = INFINITY;
+  sol.setup_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   for (int it = 1; it <= s.max_iters; ++it) {
     const SweepStats st = sweep(p, var, omega, w, lam);
     omega = omega_min + decay * (omega - omega_min);  // Alg. 5 line 25

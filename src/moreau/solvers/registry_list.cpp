@@ -1,16 +1,19 @@
 #include "moreau/solvers/registry_list.hpp"
 
-#include "moreau/solvers/pgs_basic_direct.hpp"
 #include "moreau/solvers/first_order.hpp"
-#include "moreau/solvers/pgs_family.hpp"
-#include "moreau/solvers/ngn.hpp"
 #include "moreau/solvers/lemke.hpp"
+#include "moreau/solvers/ngn.hpp"
+#include "moreau/solvers/peer_siconos.hpp"
+#include "moreau/solvers/pgs_basic_direct.hpp"
+#include "moreau/solvers/pgs_family.hpp"
 #include "moreau/solvers/prox_fp.hpp"
 #include "moreau/solvers/sap.hpp"
 #include "moreau/solvers/solver_params.hpp"
 
 namespace moreau {
 
+// One line per solver.
+// clang-format off
 std::vector<SolverInfo> make_solver_registry() {
   return {
       {"pgs", "NCP", "plain projected Gauss-Seidel (exact joint blocks, decoupled contact projector)", solve_pgs_basic, true, false, solver_params::pgs_basic()},
@@ -32,7 +35,16 @@ std::vector<SolverInfo> make_solver_registry() {
       {"lemke", "LCP", "Stewart-Trinkle friction-pyramid LCP by Lemke pivoting (n_d = 8 directions)", solve_lemke, true, true, solver_params::lemke()},
       {"prox-fp", "NCP", "prox fixed-point iteration, Gauss-Seidel, r = omega / G_ii (Schindler et al. 2011)", solve_prox_fp, true, false, solver_params::prox_fp()},
       {"sap", "CCP", "SAP: unconstrained convex primal of the regularized problem, Newton + exact line search (Castro 2023)", solve_sap, true, false, solver_params::sap(), false},
+#ifdef MOREAU_HAVE_SICONOS
+      // Peers (docs/performance.md): Siconos 4.4's fc3d solvers on contact-only problems.
+      {"siconos-nsgs", "NCP", "Siconos fc3d NSGS: Gauss-Seidel over contacts, local Alart-Curnier Newton (peer)", solve_siconos_nsgs, true, false, solver_params::siconos(), false, true, true},
+      {"siconos-prox", "NCP", "Siconos fc3d PROX: proximal point, inner Alart-Curnier Newton (peer)", solve_siconos_prox, true, false, solver_params::siconos(), false, true, true},
+      {"siconos-admm", "NCP", "Siconos fc3d ADMM with De Saxce change of variable (peer)", solve_siconos_admm, true, false, solver_params::siconos(), false, true, true},
+      {"siconos-nsn-ac", "NCP", "Siconos fc3d non-smooth Newton on the Alart-Curnier function (peer)", solve_siconos_nsn_ac, true, false, solver_params::siconos(), false, true, true},
+      {"siconos-nsn-fb", "NCP", "Siconos fc3d non-smooth Newton on the Fischer-Burmeister function (peer)", solve_siconos_nsn_fb, true, false, solver_params::siconos(), false, true, true},
+#endif
   };
 }
+// clang-format on
 
 }  // namespace moreau

@@ -21,6 +21,11 @@ struct Solution {
   SolveStatus status = SolveStatus::Failed;
   int iterations = 0;
   double solve_time_s = 0.0;
+  // The solve's set-up (ADMM's factorization, the PGS family's inverse diagonal blocks, APGD's
+  // scaling and step size, Siconos's matrix), set by solvers with a distinct set-up phase (the
+  // others leave 0), and the rest, solve_time_s - setup_time_s.
+  double setup_time_s = 0.0;
+  double iteration_time_s = 0.0;
   double residual = 0.0;      // the solver's own stopping quantity at exit
   std::vector<double> trace;  // residual per iteration (when SolverSettings::trace)
   std::string message;        // human-readable detail on failure

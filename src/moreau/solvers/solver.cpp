@@ -1,5 +1,6 @@
 #include "moreau/solvers/solver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 
@@ -63,6 +64,8 @@ bool solve(std::string_view name, const Problem& p, const SolverSettings& s, con
   sol.fallbacks = 0;
   sol.residual = 0.0;
   sol.solve_time_s = 0.0;
+  sol.setup_time_s = 0.0;
+  sol.iteration_time_s = 0.0;
   // Non-finite or inconsistent problems get status Failed, never a solve (O(nnz) check).
   if (std::string bad = p.validate(); !bad.empty()) {
     sol.status = SolveStatus::Failed;
@@ -80,9 +83,20 @@ bool solve(std::string_view name, const Problem& p, const SolverSettings& s, con
     sol.v_plus.setConstant(std::numeric_limits<double>::quiet_NaN());
     return true;
   }
+  if (info->contacts_only && p.rows_of(RowKind::Contact) != p.nl) {
+    sol.status = SolveStatus::Failed;
+    sol.message = std::string(name) +
+                  ": solves contact-only problems (W r + q); this Problem has " +
+                  std::to_string(p.nl - p.rows_of(RowKind::Contact)) +
+                  " joint or limit rows: pick a moreau solver";
+    sol.lambda.setZero();
+    sol.v_plus.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return true;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   info->fn(p, s, w, ws, sol);
   sol.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  sol.iteration_time_s = std::max(0.0, sol.solve_time_s - sol.setup_time_s);
   // v+ = D lambda + v_f (eq. 13), computed here once for every solver.
   p.D.multiply(sol.lambda.data(), sol.v_plus.data());
   sol.v_plus += p.v_f;

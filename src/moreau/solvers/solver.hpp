@@ -74,6 +74,12 @@ struct SolverInfo {
   // true: solves the softened problem (D + R) lambda + v_f when Problem::R is set (eq. 95);
   // false: solve() refuses a Problem with R (status Failed, message says why).
   bool handles_softening = true;
+  // true: an external library's solver (a peer, docs/performance.md): not in `moreau bench`'s
+  // default set nor in docs/solvers.md's parameter tables; run it by name.
+  bool peer = false;
+  // true: contact rows only (W r + q, Siconos's fc3d); solve() declines joint and limit rows
+  // (status Failed, message says why).
+  bool contacts_only = false;
 };
 
 // All registered solvers in a fixed order.

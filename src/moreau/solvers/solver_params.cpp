@@ -182,6 +182,12 @@ std::span<const ParamSpec> direct() {
   };
   return t;
 }
+std::span<const ParamSpec> siconos() {
+  static const ParamSpec t[] = {
+      {"siconos_tol", "1", "Siconos's tolerance on its relative error ||natural map||_2 / ||q||_2", std::numeric_limits<double>::quiet_NaN(), "tol / max(1, ||q||_2)", 0.0, 1.0, false, FIELD(siconos.tol)},
+  };
+  return t;
+}
 // clang-format on
 
 }  // namespace solver_params
@@ -267,6 +273,7 @@ std::string param_table(const SolverInfo& solver) {
 std::string param_tables_markdown() {
   std::ostringstream o;
   for (const SolverInfo& s : solver_registry()) {
+    if (s.peer) continue;
     o << "\n### `" << s.name << "`\n\n";
     if (s.params.empty()) {
       o << "No parameters.\n";

@@ -29,6 +29,7 @@ std::span<const ParamSpec> lemke();
 std::span<const ParamSpec> sap();
 std::span<const ParamSpec> prox_fp();
 std::span<const ParamSpec> direct();
+std::span<const ParamSpec> siconos();  // siconos-* (peers)
 }  // namespace solver_params
 
 const ParamSpec* find_param(const SolverInfo& solver, std::string_view key);
@@ -47,7 +48,8 @@ std::string param_default(const ParamSpec& p);
 // The table as text, one parameter a line: name, default, range, unit, meaning.
 std::string param_table(const SolverInfo& solver);
 
-// Every solver's table as Markdown (one "### `name`" section per solver), the text between the
+// Every moreau solver's table as Markdown (one "### `name`" section per solver; peers, which a
+// build may lack, are left out), the text between the
 // markers of docs/solvers.md's "Parameter tables" (`moreau solvers --markdown`).
 std::string param_tables_markdown();
 

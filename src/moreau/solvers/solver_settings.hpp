@@ -99,6 +99,13 @@ struct SapSettings {
   bool cost_stop = true;        // also stop when the cost stalls at round-off
 };
 
+// Siconos's fc3d solvers (siconos-*, peer_siconos.cpp; docs/performance.md). max_iters is
+// Siconos's iteration cap; tol is moreau's absolute tolerance, turned into Siconos's relative one.
+struct SiconosSettings {
+  std::optional<double> tol;  // [1] Siconos's tolerance on its relative error (fc3d_compute_error,
+                              // ||natural map||_2 / ||q||_2); unset: tol / max(1, ||q||_2)
+};
+
 struct DirectSettings {
   double regularization = 1e-10;  // [1] relative eps of D + eps I
 };
@@ -116,6 +123,7 @@ struct SolverSettings {
   ProxFpSettings prox_fp;
   DirectSettings direct;
   SapSettings sap;
+  SiconosSettings siconos;
 };
 
 // Back to every family's defaults, keeping max_iters, tol and trace.

@@ -1,0 +1,60 @@
+#pragma once
+// `moreau compare MODEL.xml`: the same MJCF model run by MuJoCo (its own solver options, dt
+// overridden) and by moreau (the MJCF importer + Simulator) for the same time and dt, measured
+// side by side: time per step, constraint violation, penetration and energy per step
+// (docs/performance.md). Available when moreau is built with MuJoCo (MOREAU_HAVE_MUJOCO).
+#include <string>
+#include <vector>
+
+#include "moreau/model/error.hpp"
+
+namespace moreau::bench {
+
+// True when this build links MuJoCo (compare_available() false: run_compare returns an Error).
+bool compare_available();
+
+struct CompareOptions {
+  std::string model;      // MJCF file
+  double dt = 0.005;      // [s], both engines
+  double duration = 5.0;  // [s]
+  std::string solver;     // moreau's solver; empty: the imported scene's (the default)
+};
+
+// One engine's run, one entry per step in the per-step series.
+struct EngineRun {
+  std::string engine, detail;  // "mujoco" / "moreau"; solver or integrator in words
+  int bodies = 0, dofs = 0;    // MuJoCo: nbody - 1 (no world) and nv; moreau: bodies and 6 nb
+  int steps_requested = 0;
+  bool completed = false;
+  std::string error;
+  double initial_energy = 0.0;  // [J] before the first step
+  std::vector<double> t, step_time_s, energy, violation, penetration;
+  std::vector<int> contacts;
+  int nonconverged = 0;               // moreau: steps whose solve did not converge
+  std::vector<std::string> warnings;  // moreau's importer
+};
+
+struct CompareResult {
+  CompareOptions options;
+  EngineRun mujoco, moreau;
+};
+
+Result<CompareResult> run_compare(const CompareOptions& o);
+
+// Summary statistics of one run.
+struct RunSummary {
+  int steps = 0;
+  double median_step_s = 0.0, mean_step_s = 0.0, total_s = 0.0;
+  double max_violation = 0.0, max_penetration = 0.0, mean_contacts = 0.0;
+  double initial_energy = 0.0, final_energy = 0.0, max_energy_drift = 0.0;
+};
+RunSummary summarize(const EngineRun& r);
+
+// DIR/compare.csv (per step), DIR/compare.md (side-by-side table) and DIR/compare.svg (plots).
+// Returns "" or the reason a file could not be written.
+std::string write_compare(const CompareResult& c, const std::string& dir);
+// The side-by-side table (compare.md's body) and the --json summary.
+std::string compare_markdown(const CompareResult& c);
+std::string compare_json(const CompareResult& c);
+
+}  // namespace moreau::bench
