@@ -1,6 +1,7 @@
 #pragma once
 // A contact point between two geometries (eq. 33-35). Body A may be the world (-1).
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -18,6 +19,8 @@ struct Contact {
   Mat3 frame = Mat3::Identity();  // R_c = [t, o, n] (eq. 34)
   double mu = 0.0;                // combined Coulomb friction
   double restitution = 0.0;       // combined Newton restitution
+  double stiffness = std::numeric_limits<double>::infinity();  // combined SAP k (inf: rigid)
+  double tau_d = std::numeric_limits<double>::quiet_NaN();     // combined SAP tau_d (NaN: unset)
   uint64_t id = 0;                // persistent id, stable across steps while the feature persists
 };
 

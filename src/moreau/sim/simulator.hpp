@@ -43,7 +43,8 @@ class Simulator {
   std::vector<std::pair<uint64_t, int>> prev_ids_;  // (id, offset) sorted by id
   std::vector<int> prev_sizes_;
   VecX prev_lambda_, u_plus_;
-  std::vector<Vec6> twist_buf_;
+  std::vector<Vec6> twist_buf_, vq_buf_;  // u+ and the theta-method's v^theta_vq (eq. 6)
+  double theta_vq_ = 1.0;
   State mid_;
   std::string error_;
 };

@@ -19,11 +19,12 @@ namespace moreau {
 
 // Every SAP parameter, with its default. Filled from SolverSettings by sap_parameters() only.
 struct SapParameters {
-  // Contact stiffness k [N/m]; +inf (default) makes every contact near-rigid (eq. 29: the
-  // regularization is then beta^2 / (4 pi^2) w_i).
+  // Default contact stiffness k [N/m] for contacts whose materials set none (ConstraintBlock::
+  // stiffness = inf); +inf (default) makes those contacts near-rigid (eq. 29: the regularization
+  // is then beta^2 / (4 pi^2) w_i).
   double stiffness = std::numeric_limits<double>::infinity();
-  // Contact dissipation time scale tau_d [s]; NaN (default) means the near-rigid value
-  // (beta / pi) dt (Sec. V-B: T_n = beta dt with critical damping).
+  // Default dissipation time scale tau_d [s] for contacts whose materials set none; NaN (default)
+  // means the near-rigid value (beta / pi) dt (Sec. V-B: T_n = beta dt with critical damping).
   double tau_d = std::numeric_limits<double>::quiet_NaN();
   double beta = 1.0;       // near-rigid parameter (Sec. V-B)
   double sigma = 1e-3;     // friction regularization R_t = sigma w_i (eq. 30)
@@ -44,8 +45,9 @@ SapParameters sap_parameters(const SolverSettings& s);
 std::string sap_parameters_error(const SapParameters& prm);
 
 // Per-row regularization R, its inverse and the bias vhat of every constraint of a Problem
-// (Sec. V: eq. 29-30 for contacts; joints and limits near-rigid with the per-row Delassus
-// diagonal). Rows with R^-1 = 0 are inactive (zero Jacobian).
+// (Sec. V: eq. 29-30 for contacts, with k and tau_d of each contact from its materials,
+// ConstraintBlock::stiffness / tau_d, else the parameters' defaults; joints and limits
+// near-rigid with the per-row Delassus diagonal). Rows with R^-1 = 0 are inactive.
 struct SapModel {
   VecX R, Rinv, vhat;  // nl
   VecX scale;          // diag(M)^-1/2, 6 nb (eq. 25)
