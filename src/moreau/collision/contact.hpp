@@ -21,7 +21,7 @@ struct Contact {
   double restitution = 0.0;       // combined Newton restitution
   double stiffness = std::numeric_limits<double>::infinity();  // combined SAP k (inf: rigid)
   double tau_d = std::numeric_limits<double>::quiet_NaN();     // combined SAP tau_d (NaN: unset)
-  uint64_t id = 0;                // persistent id, stable across steps while the feature persists
+  uint64_t id = 0;  // persistent id, stable across steps while the feature persists
 };
 
 // Persistent contact id from (geometry A, geometry B, feature): bits 42.. geom A, 20..41 geom B,

@@ -148,7 +148,8 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
     if (theta_method && theta_on_[i]) {
       // Eq. 15 and eq. 18 without constraints: A (u_free - u^-) = dt (h - theta dt K u^-).
       const Vec6 u0 = p_.u_minus.segment<6>(6 * i);
-      const Mat6 A = p_.M[i] + dt * dt * theta_ * theta_vq_ * theta_K_[i] + dt * theta_ * theta_D_[i];
+      const Mat6 A =
+          p_.M[i] + dt * dt * theta_ * theta_vq_ * theta_K_[i] + dt * theta_ * theta_D_[i];
       Eigen::LLT<Mat6> llt(A);
       p_.M[i] = A;
       p_.Minv[i] = llt.solve(Mat6::Identity());

@@ -35,9 +35,9 @@ struct ConstraintBlock {
   // [N/m] (inf: unset, the solver's default) and dissipation time scale tau_d [s] (NaN: unset).
   double stiffness = std::numeric_limits<double>::infinity();
   double tau_d = std::numeric_limits<double>::quiet_NaN();
-  uint64_t id = 0;           // persistent id (warm start): see dynamics/ids.hpp
-  int source = -1;           // joint index (joints, limits) or contact index (contacts)
-  int dof = -1;              // limits: DoF index within the joint
+  uint64_t id = 0;  // persistent id (warm start): see dynamics/ids.hpp
+  int source = -1;  // joint index (joints, limits) or contact index (contacts)
+  int dof = -1;     // limits: DoF index within the joint
 };
 
 struct Problem {

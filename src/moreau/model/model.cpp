@@ -148,7 +148,8 @@ std::optional<Error> validate_geometry(const Geometry& g, int nb, const std::str
   if (!(g.material.stiffness > 0.0))  // +inf: rigid
     return Error{"", 0, element + " stiffness", "a number > 0 [N/m] (inf: rigid)",
                  error_number(g.material.stiffness)};
-  if (!std::isnan(g.material.tau_d) && !(g.material.tau_d >= 0.0 && std::isfinite(g.material.tau_d)))
+  if (!std::isnan(g.material.tau_d) &&
+      !(g.material.tau_d >= 0.0 && std::isfinite(g.material.tau_d)))
     return Error{"", 0, element + " tau_d", "a finite time >= 0 [s] (NaN: unset)",
                  error_number(g.material.tau_d)};
   return std::nullopt;

@@ -35,11 +35,14 @@ struct SapParameters {
   int ls_max_iters = 100;  // line-search (rtsafe) iterations
   double ls_tol = 1e-10;   // |dl/dalpha| <= ls_tol |dl/dalpha(0)| ends the line search
   bool cost_stop = true;   // also stop when the cost stalls at round-off (alpha > 0.5)
+  // Warm start from the previous velocity u^- (the paper's, Sec. IV) even when the previous
+  // step's impulses are given; off: v = u_free + M^-1 J^T lambda_warm.
+  bool warm_velocity = false;
 };
 
 // Reads SolverSettings (tol -> rel_tol, max_iters, params "stiffness", "tau_d", "beta",
-// "sigma", "abs_tol", "alpha_max", "ls_max_iters", "ls_tol", "cost_stop"). The only place
-// that reads SAP settings.
+// "sigma", "abs_tol", "alpha_max", "ls_max_iters", "ls_tol", "cost_stop", "warm_velocity"). The
+// only place that reads SAP settings.
 SapParameters sap_parameters(const SolverSettings& s);
 // Empty when valid; otherwise which parameter is wrong, e.g. "sap: sigma must be >= 0, got -1".
 std::string sap_parameters_error(const SapParameters& prm);

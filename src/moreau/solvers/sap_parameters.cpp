@@ -21,6 +21,7 @@ SapParameters sap_parameters(const SolverSettings& s) {
   prm.ls_max_iters = s.sap.ls_max_iters;
   prm.ls_tol = s.sap.ls_tol;
   prm.cost_stop = s.sap.cost_stop;
+  prm.warm_velocity = s.sap.warm_velocity;
   return prm;
 }
 

@@ -155,6 +155,7 @@ std::span<const ParamSpec> sap() {
       {"ls_max_iters", "-", "line-search (rtsafe) iterations", 100.0, "", 1.0, kBig, true, FIELD(sap.ls_max_iters)},
       {"ls_tol", "1", "the line search ends when dl/dalpha shrinks below ls_tol times its magnitude at 0", 1e-10, "", kPos, 1.0, false, FIELD(sap.ls_tol)},
       {"cost_stop", "flag", "also stop when the cost stalls at round-off", 1.0, "", 0.0, 1.0, true, FIELD(sap.cost_stop)},
+      {"warm_velocity", "flag", "start Newton from the previous velocity u^- (Sec. IV) instead of u_free + M^-1 J^T lambda_warm", 0.0, "", 0.0, 1.0, true, FIELD(sap.warm_velocity)},
   };
   return t;
 }
