@@ -103,7 +103,10 @@ int64_t configure(const SimulateOptions& o, const Scene& scene, SimSettings& st)
     fail(kCmd, "unknown solver '" + st.solver + "'; available solvers: " + solver_names(),
          kExitBadInput);
   if (o.integrator_opt->count() && !parse_integrator(o.integrator, &st.integrator))
-    fail(kCmd, "--integrator '" + o.integrator + "': expected euler or midpoint", kExitBadInput);
+    fail(kCmd, "--integrator '" + o.integrator + "': expected one of " + integrator_names(),
+         kExitBadInput);
+  if (const std::string bad = integrator_solver_error(st.integrator, st.solver); !bad.empty())
+    fail(kCmd, bad, kExitBadInput);
   if (o.tol_opt->count()) {
     finite_positive(o.tol, "--tol");
     st.solver_settings.tol = o.tol;
@@ -355,7 +358,9 @@ void add_simulate(CLI::App& app) {
   o->solver_opt =
       cmd->add_option("--solver,-s", o->solver, "solver (default: the scene's): " + solver_names());
   o->integrator_opt = cmd->add_option("--integrator", o->integrator,
-                                      "time stepping: euler (semi-implicit) or midpoint (Moreau)");
+                                      "time stepping: euler (semi-implicit), midpoint (Moreau), or "
+                                      "with --solver sap the theta-method sap-symplectic, "
+                                      "sap-implicit, sap-midpoint");
   o->tol_opt =
       cmd->add_option("--tol", o->tol, "solver stopping tolerance, L-infinity [m/s | rad/s]");
   o->max_iter_opt = cmd->add_option("--max-iter", o->max_iter, "solver iteration cap per step");

@@ -243,3 +243,61 @@ TEST(BenchExperiments, CcpFigureShowsEverySolver) {
 
 }  // namespace
 }  // namespace moreau::bench
+
+namespace moreau::bench {
+namespace {
+
+double summary(const ExperimentResult& r, const std::string& key) {
+  for (const auto& [k, v] : r.summary)
+    if (k == key) return v;
+  ADD_FAILURE() << "no summary key " << key;
+  return std::nan("");
+}
+
+// Castro 2023, Sec. VI-B: on the spring-cylinder the midpoint rule conserves the energy of the
+// frictionless spring-mass exactly and nearly so with rolling friction; implicit Euler
+// dissipates it; symplectic Euler keeps it in a band (28% in the paper). Midpoint is second
+// order, symplectic Euler first order (slopes over dt = 20, 10, 5 ms).
+TEST(BenchExperiments, SapSpringCylinderEnergyAndOrder) {
+  const ExperimentResult r = sap_spring_cylinder(kQuick);
+  EXPECT_LT(summary(r, "energy_band_midpoint_frictionless"), 1e-9);
+  EXPECT_LT(summary(r, "energy_band_midpoint_rolling"), 5e-3);
+  const double band = summary(r, "energy_band_symplectic_frictionless");
+  EXPECT_GT(band, 0.2);
+  EXPECT_LT(band, 0.35);
+  EXPECT_GT(summary(r, "energy_band_implicit_frictionless"), 0.5);  // decays
+  EXPECT_GT(summary(r, "order_midpoint"), 1.8);
+  EXPECT_GT(summary(r, "order_symplectic"), 0.8);
+  EXPECT_LT(summary(r, "order_symplectic"), 1.5);
+  const Table& e = table(r, "sap-spring-cylinder");
+  // Implicit Euler loses energy monotonically (no growth beyond round-off).
+  double prev = 2.0;
+  for (size_t i : e.where({{"case", "frictionless"}, {"scheme", "implicit"}})) {
+    EXPECT_LE(e.num(i, "energy"), prev + 1e-12);
+    prev = e.num(i, "energy");
+  }
+  EXPECT_LT(prev, 0.2);
+  EXPECT_EQ(table(r, "sap-spring-cylinder-order").rows.size(), 18u);  // 2 cases x 3 x 3 dt
+}
+
+// Castro 2023, Sec. VI-C at quick size (8 objects, 1.5 s): SAP meets its stopping tolerance
+// e_m <= eps_r every step (eq. 32) and the static slip stays below sigma mu dt g (eq. 31).
+TEST(BenchExperiments, SapClutterMeetsItsTolerance) {
+  const ExperimentResult r = sap_clutter(kQuick);
+  EXPECT_EQ(summary(r, "steps"), 150.0);
+  EXPECT_LE(summary(r, "max_momentum_error"), 1e-5);
+  EXPECT_LT(summary(r, "complementarity_error"), 1e-3);
+  EXPECT_NEAR(summary(r, "slip_bound"), 1e-3 * 1.0 * 0.01 * 9.81, 1e-12);
+  EXPECT_LT(summary(r, "mean_slip_static"), summary(r, "slip_bound"));
+  EXPECT_GT(summary(r, "loaded_contacts_static"), 0.0);
+  EXPECT_LE(summary(r, "iterations_max"), 100.0);
+  const Table& s = table(r, "sap-clutter-scaling");
+  EXPECT_EQ(s.rows.size(), 4u);  // n = 4, 8 with and without walls
+  for (size_t i = 0; i < s.rows.size(); ++i) EXPECT_EQ(s.str(i, "completed"), "yes");
+  const std::vector<FigureFile> figs = experiment_figures(r);
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].name, "sap-clutter.svg");
+}
+
+}  // namespace
+}  // namespace moreau::bench

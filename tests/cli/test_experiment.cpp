@@ -53,22 +53,45 @@ TEST(CliExperiment, QuickRunWritesTablesAndFiguresIntoOutOnly) {
   const std::vector<std::string> expected = {"ccp-vs-ncp-trace.csv",
                                              "ccp-vs-ncp.csv",
                                              "ccp-vs-ncp.svg",
+                                             "sap-clutter-scaling.csv",
+                                             "sap-clutter.csv",
+                                             "sap-clutter.svg",
+                                             "sap-spring-cylinder-order.csv",
+                                             "sap-spring-cylinder.csv",
+                                             "sap-spring-cylinder.svg",
                                              "softening-vs-proximal-trace.csv",
                                              "softening-vs-proximal.csv",
                                              "softening-vs-proximal.svg",
                                              "sor-sensitivity.csv",
                                              "sor-sensitivity.svg",
+                                             "summary.json",
                                              "timestep-sweep.csv",
                                              "timestep-sweep.svg"};
   EXPECT_EQ(names, expected);
-  for (const char* stem :
-       {"ccp-vs-ncp", "softening-vs-proximal", "timestep-sweep", "sor-sensitivity"}) {
+  for (const char* stem : {"ccp-vs-ncp", "softening-vs-proximal", "timestep-sweep",
+                           "sor-sensitivity", "sap-spring-cylinder", "sap-clutter"}) {
     const std::string svg = read_file(out + "/" + stem + ".svg");
     EXPECT_TRUE(is_svg(svg)) << stem;
     EXPECT_NE(svg.find(std::string(stem) + ":"), std::string::npos) << stem;  // the title
     EXPECT_NE(r.out.find(out + "/" + stem + ".svg"), std::string::npos) << r.out;
   }
   EXPECT_TRUE(before == source_tree()) << "the run wrote into " << MOREAU_SOURCE_DIR;
+}
+
+// The SAP experiments' summary.json: one JSON object with the headline numbers.
+TEST(CliExperiment, SapSpringCylinderWritesItsSummary) {
+  test::require_binary();
+  test::TempDir tmp;
+  const std::string out = tmp / "out";
+  const auto r = run_moreau("experiment sap-spring-cylinder --quick --out '" + out + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string json = read_file(out + "/summary.json");
+  ASSERT_FALSE(json.empty());
+  EXPECT_EQ(json.front(), '{');
+  for (const char* key : {"energy_band_midpoint_rolling", "energy_band_symplectic_frictionless",
+                          "order_midpoint", "order_symplectic"})
+    EXPECT_NE(json.find(std::string("\"") + key + "\": "), std::string::npos) << key << json;
+  EXPECT_EQ(json.find("null"), std::string::npos) << json;
 }
 
 TEST(CliExperiment, UnknownNameIsRefused) {

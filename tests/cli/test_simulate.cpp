@@ -187,6 +187,22 @@ TEST(CliSimulate, UnknownSceneParameterListsTheScenesKeys) {
   EXPECT_EQ(run_moreau("simulate pendulum --set theta0=0.2 --steps 1 --quiet").code, 0);
 }
 
+// SAP's theta-method integrators with another solver: a clear error, exit 2 (docs/cli.md).
+TEST(CliSimulate, ThetaMethodIntegratorNeedsSap) {
+  require_binary();
+  CliResult r = run_moreau("simulate spring-cylinder --solver pgs --steps 1 --quiet");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("needs solver 'sap'"), std::string::npos) << r.err;
+  r = run_moreau("simulate pendulum --integrator sap-midpoint --steps 1 --quiet");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("sap-midpoint"), std::string::npos) << r.err;
+  r = run_moreau("simulate box-on-plane --solver sap --integrator sap-implicit --steps 5 --quiet");
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = run_moreau("simulate pendulum --integrator rk4 --steps 1 --quiet");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("sap-symplectic"), std::string::npos) << r.err;
+}
+
 TEST(CliSimulate, UnknownSolverListsTheSolvers) {
   require_binary();
   const CliResult r = run_moreau("simulate pendulum --solver no-such-solver --json");

@@ -77,7 +77,9 @@ void expect_same_model(const Model& a, const Model& b) {
     EXPECT_TRUE(same(x.radius, y.radius) && same(x.half_length, y.half_length) &&
                 same(x.half_extents, y.half_extents));
     EXPECT_TRUE(same(x.material.friction, y.material.friction) &&
-                same(x.material.restitution, y.material.restitution));
+                same(x.material.restitution, y.material.restitution) &&
+                same(x.material.stiffness, y.material.stiffness) &&
+                same(x.material.tau_d, y.material.tau_d));
     EXPECT_EQ(x.group, y.group);
     EXPECT_EQ(x.mask, y.mask);
     ASSERT_EQ(x.mesh == nullptr, y.mesh == nullptr);
@@ -143,6 +145,7 @@ TEST(SceneJson, RoundTripOfEveryBuiltinIsBitExact) {
     SceneParams params;
     if (name == "sphere-pile") params["n"] = "20";
     if (name == "chain") params["n"] = "10";
+    if (name == "clutter") params["n"] = "8";
     Result<Scene> a = make_builtin_scene(name, params);
     ASSERT_TRUE(a) << a.error().message();
     const SolverSettings own_settings = a->settings.solver_settings;

@@ -201,3 +201,14 @@ TEST(Allocation, ContactScenesAllocateNothingWhenTheProblemResizes) {
       }
     }
 }
+
+// SAP's theta-method (Castro et al. 2023, eq. 15-18): the linearized free motion (6x6 A per
+// body) and the theta_vq position update allocate nothing per step either.
+TEST(Allocation, SapThetaMethodAllocatesNothing) {
+  for (Integrator integ :
+       {Integrator::SapSymplecticEuler, Integrator::SapImplicitEuler, Integrator::SapMidpoint}) {
+    const StepCount c = allocations_in_steps("spring-cylinder", "sap", integ, 30);
+    EXPECT_EQ(c.size_changes, 0) << integrator_name(integ);
+    EXPECT_EQ(c.in_same_size, 0) << integrator_name(integ);
+  }
+}

@@ -76,6 +76,12 @@ const std::vector<ExperimentInfo>& experiment_list() {
        timestep_sweep},
       {"sor-sensitivity", "PGS family: iterations and divergence against the SOR omega",
        sor_sensitivity},
+      {"sap-spring-cylinder",
+       "SAP theta-method on a spring-cylinder: energy per scheme and order of accuracy",
+       sap_spring_cylinder},
+      {"sap-clutter",
+       "SAP on clutter: Newton iterations, e_m, e_mu, static slip, time per step vs objects",
+       sap_clutter},
   };
   return list;
 }
@@ -99,6 +105,25 @@ Result<std::vector<std::string>> write_tables(const ExperimentResult& r, const s
     paths.push_back(path);
   }
   return paths;
+}
+
+Result<std::string> write_summary(const std::vector<std::pair<std::string, double>>& summary,
+                                  const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{dir, 0, "output directory", "a directory that can be created", ec.message()};
+  const std::string path = (std::filesystem::path(dir) / "summary.json").string();
+  std::string text = "{";
+  for (size_t i = 0; i < summary.size(); ++i) {
+    const double x = summary[i].second;
+    text += (i ? ",\n  \"" : "\n  \"") + summary[i].first +
+            "\": " + (std::isfinite(x) ? number_text(x) : "null");
+  }
+  text += "\n}\n";
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  if (!f) return Error{path, 0, "summary", "a writable file", "write failed"};
+  return path;
 }
 
 bool solves_ccp(std::string_view solver, const SolverSettings& s) {

@@ -37,11 +37,14 @@ struct Table {
 
 struct ExperimentOptions {
   bool quick = false;  // a few seconds (tests); default: fuller, each under about a minute
+  bool full = false;   // also the long variants (sap-clutter: n = 160), minutes each
 };
 
 struct ExperimentResult {
   std::vector<Table> tables;           // the first is named after the experiment
   std::vector<std::string> headlines;  // a few lines for the terminal
+  // Named headline numbers, written as DIR/summary.json (write_summary); empty for most.
+  std::vector<std::pair<std::string, double>> summary;
 };
 
 using ExperimentFn = ExperimentResult (*)(const ExperimentOptions&);
@@ -55,6 +58,11 @@ const ExperimentInfo* find_experiment(std::string_view name);
 
 // Writes every table as dir/<table.name>.csv (dir is created); returns the paths written.
 Result<std::vector<std::string>> write_tables(const ExperimentResult& r, const std::string& dir);
+
+// Writes the key/number pairs as one JSON object to dir/summary.json (non-finite numbers as
+// null); returns the path written.
+Result<std::string> write_summary(const std::vector<std::pair<std::string, double>>& summary,
+                                  const std::string& dir);
 
 // An experiment's figure: file name ("<experiment>.svg") and SVG text.
 struct FigureFile {
@@ -71,6 +79,8 @@ ExperimentResult ccp_vs_ncp(const ExperimentOptions& o);
 ExperimentResult softening_vs_proximal(const ExperimentOptions& o);
 ExperimentResult timestep_sweep(const ExperimentOptions& o);
 ExperimentResult sor_sensitivity(const ExperimentOptions& o);
+ExperimentResult sap_spring_cylinder(const ExperimentOptions& o);  // experiment_sap.cpp
+ExperimentResult sap_clutter(const ExperimentOptions& o);
 
 // ---- shared by the experiments ----
 // Measures over one simulation run (steps after a failure are not counted).

@@ -364,6 +364,103 @@ svg::Figure sor_figure(const Table& t) {
   return f;
 }
 
+// sap-spring-cylinder: E / E0 against t per scheme, frictionless and rolling, and e_q against dt.
+svg::Figure sap_spring_cylinder_figure(const Table& e, const Table& o) {
+  const std::map<std::string, std::pair<int, int>> looks = {{"symplectic", {kBlue, kSolid}},
+                                                            {"implicit", {kRed, kDashed}},
+                                                            {"midpoint", {kGreen, kSolid}}};
+  svg::Figure f;
+  f.title = {
+      "sap-spring-cylinder: SAP's theta-method (Castro et al. 2023, Sec. VI-B): a cylinder "
+      "on a spring, dt = 20 ms; order over T = 5 s against x0 cos(w t)"};
+  f.columns = 3;
+  for (const char* kase : {"frictionless", "rolling"}) {
+    svg::Plot p = panel(std::string("Energy, ") + kase, axis("t [s]"), axis("E / E0"), 420, 320);
+    for (const std::string& scheme : uniq(e, e.where({{"case", kase}}), "scheme")) {
+      svg::Series s;
+      s.label = scheme;
+      s.colour = looks.at(scheme).first;
+      s.dash = looks.at(scheme).second;
+      s.size = 1.6;
+      for (size_t r : e.where({{"case", kase}, {"scheme", scheme}})) {
+        s.x.push_back(e.num(r, "t"));
+        s.y.push_back(e.num(r, "energy"));
+      }
+      p.series.push_back(std::move(s));
+    }
+    f.panels.push_back(std::move(p));
+  }
+  svg::Plot q = panel("L2 position error e_q", axis("dt [s]", svg::Scale::Log10),
+                      axis("e_q [m]", svg::Scale::Log10), 420, 320);
+  for (const char* kase : {"frictionless", "rolling"})
+    for (const std::string& scheme : uniq(o, o.where({{"case", kase}}), "scheme")) {
+      svg::Series s;
+      s.label = scheme + ", " + kase;
+      s.mark = svg::Mark::LinePoints;
+      s.colour = looks.at(scheme).first;
+      s.dash = std::string(kase) == "rolling" ? kSolid : kDotted;
+      s.size = 1.4;
+      for (size_t r : o.where({{"case", kase}, {"scheme", scheme}})) {
+        s.x.push_back(o.num(r, "dt"));
+        s.y.push_back(o.num(r, "e_q"));
+      }
+      q.series.push_back(std::move(s));
+    }
+  f.panels.push_back(std::move(q));
+  return f;
+}
+
+// sap-clutter: Newton iterations and the errors per step, and the time per step against n.
+svg::Figure sap_clutter_figure(const Table& t, const Table* scaling) {
+  svg::Figure f;
+  f.title = {
+      "sap-clutter: SAP on spheres and boxes dropped into an 80 cm box (Castro et al. 2023, "
+      "Sec. VI-C), dt = 10 ms, eps_r = 1e-5"};
+  f.columns = 3;
+  svg::Plot a =
+      panel("Newton iterations per step (with walls)", axis("t [s]"), axis("iterations"), 420, 320);
+  svg::Plot b = panel("Momentum and complementarity errors", axis("t [s]"),
+                      axis("error (floor 1e-16)", svg::Scale::Log10), 420, 320);
+  svg::Series it, em, emu;
+  it.label = "SAP";
+  it.mark = svg::Mark::Step;
+  it.size = 1.0;
+  em.label = "e_m (eq. 32)";
+  emu.label = "e_mu (eq. 33)";
+  em.mark = emu.mark = svg::Mark::Points;
+  em.size = emu.size = 1.5;
+  emu.colour = kRed;
+  for (size_t r : all_rows(t)) {
+    it.x.push_back(t.num(r, "t"));
+    it.y.push_back(t.num(r, "iterations"));
+    em.x.push_back(t.num(r, "t"));
+    em.y.push_back(std::max(t.num(r, "e_m"), 1e-16));
+    emu.x.push_back(t.num(r, "t"));
+    emu.y.push_back(std::max(t.num(r, "e_mu"), 1e-16));
+  }
+  a.series.push_back(std::move(it));
+  b.series.push_back(std::move(em));
+  b.series.push_back(std::move(emu));
+  f.panels = {std::move(a), std::move(b)};
+  if (scaling) {
+    svg::Plot c = panel("Wall-clock time per step", axis("objects n", svg::Scale::Log10),
+                        axis("time per step [ms]", svg::Scale::Log10), 420, 320);
+    for (const char* walls : {"yes", "no"}) {
+      svg::Series s;
+      s.label = std::string(walls) == "yes" ? "with walls" : "without walls";
+      s.mark = svg::Mark::LinePoints;
+      s.colour = std::string(walls) == "yes" ? kBlue : kOrange;
+      for (size_t r : scaling->where({{"walls", walls}})) {
+        s.x.push_back(scaling->num(r, "n"));
+        s.y.push_back(scaling->num(r, "time_per_step_ms"));
+      }
+      c.series.push_back(std::move(s));
+    }
+    f.panels.push_back(std::move(c));
+  }
+  return f;
+}
+
 const Table* find_table(const ExperimentResult& r, const std::string& name) {
   for (const Table& t : r.tables)
     if (t.name == name) return &t;
@@ -386,6 +483,12 @@ std::vector<FigureFile> experiment_figures(const ExperimentResult& r) {
     out.push_back({name + ".svg", svg::render(timestep_figure(first))});
   } else if (name == "sor-sensitivity") {
     out.push_back({name + ".svg", svg::render(sor_figure(first))});
+  } else if (name == "sap-spring-cylinder") {
+    if (const Table* o = find_table(r, "sap-spring-cylinder-order"))
+      out.push_back({name + ".svg", svg::render(sap_spring_cylinder_figure(first, *o))});
+  } else if (name == "sap-clutter") {
+    out.push_back({name + ".svg",
+                   svg::render(sap_clutter_figure(first, find_table(r, "sap-clutter-scaling")))});
   }
   return out;
 }

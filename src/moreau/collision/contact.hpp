@@ -1,6 +1,7 @@
 #pragma once
 // A contact point between two geometries (eq. 33-35). Body A may be the world (-1).
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,7 +20,9 @@ struct Contact {
   Mat3 frame = Mat3::Identity();  // R_c = [t, o, n] (eq. 34)
   double mu = 0.0;                // combined Coulomb friction
   double restitution = 0.0;       // combined Newton restitution
-  uint64_t id = 0;                // persistent id, stable across steps while the feature persists
+  double stiffness = std::numeric_limits<double>::infinity();  // combined SAP k (inf: rigid)
+  double tau_d = std::numeric_limits<double>::quiet_NaN();     // combined SAP tau_d (NaN: unset)
+  uint64_t id = 0;  // persistent id, stable across steps while the feature persists
 };
 
 // Persistent contact id from (geometry A, geometry B, feature): bits 42.. geom A, 20..41 geom B,

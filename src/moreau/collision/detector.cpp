@@ -173,6 +173,8 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
               [](const ContactPoint& a, const ContactPoint& b) { return a.feature < b.feature; });
     const double mu = combine_friction(geoms[ga].material, geoms[gb].material);
     const double e = combine_restitution(geoms[ga].material, geoms[gb].material);
+    const double k = combine_stiffness(geoms[ga].material, geoms[gb].material);
+    const double tau = combine_tau_d(geoms[ga].material, geoms[gb].material);
     for (const ContactPoint& p : w.pts) {
       Contact& c = w.contacts.emplace_back();
       c.geom[0] = ga;
@@ -185,6 +187,8 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
       c.frame = frame_from_normal(p.normal);
       c.mu = mu;
       c.restitution = e;
+      c.stiffness = k;
+      c.tau_d = tau;
       c.id = contact_id(ga, gb, p.feature);
     }
   }

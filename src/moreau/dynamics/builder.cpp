@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <Eigen/Cholesky>
 #include <Eigen/QR>
 
 #include "moreau/dynamics/ids.hpp"
@@ -37,6 +38,9 @@ ProblemBuilder::ProblemBuilder(const Model& model) : model_(&model) {
   p_.u_minus.resize(6 * nb);
   p_.generalized_force.resize(6 * nb);
   p_.u_free.resize(6 * nb);
+  theta_K_.resize(nb);
+  theta_D_.resize(nb);
+  theta_on_.resize(nb);
 }
 
 void joint_dof_state(const Joint& j, const State& s, int k, double* q, double* qdot) {
@@ -74,6 +78,8 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
   // their inverse inertia along the DoF): qd decays by e^-x over the step, x = dt c w, i.e. the
   // damping force is c qd (1 - e^-x) / x. Stable and non-overshooting for any c, unchanged at
   // rest (docs/dynamics.md). implicit_joint_forces = false: explicit eq. 72.
+  const bool theta_method = theta_ >= 0.0;
+  if (theta_method) std::fill(theta_on_.begin(), theta_on_.end(), 0);
   for (int jn = 0; jn < m.num_joints(); ++jn) {
     const Joint& j = m.joints()[jn];
     const JointAxes& ax = axes_[jn];
@@ -107,6 +113,20 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
           break;
       }
       double damping = c * qd;
+      if (theta_method && j.unary() &&
+          (a.mode == ActuationMode::Passive || !std::isfinite(a.effort_limit))) {
+        // Theta-method (eq. 16-17): K = kp r r^T, D = c r r^T with r the DoF's Jacobian row;
+        // the force at (s, u^-) stays in h, A takes the implicit part.
+        const Vec6 rf = ax.Jf.row(axis).transpose();
+        const double kp = a.mode == ActuationMode::Position ? a.kp : 0.0;
+        const int f = j.follower;
+        if (!theta_on_[f]) theta_K_[f].setZero(), theta_D_[f].setZero();
+        theta_on_[f] = 1;
+        theta_K_[f].noalias() += kp * rf * rf.transpose();
+        theta_D_[f].noalias() += c * rf * rf.transpose();
+        p_.generalized_force.segment<6>(6 * f) += rf * (t0 - damping);
+        continue;
+      }
       if (st.implicit_joint_forces && c > 0.0) {
         const auto rf = ax.Jf.row(axis).transpose();
         double w = rf.dot(p_.Minv[j.follower] * rf);
@@ -124,9 +144,23 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
         p_.generalized_force.segment<6>(6 * j.base) += ax.Jb.row(axis).transpose() * tau;
     }
   }
-  for (int i = 0; i < m.num_bodies(); ++i)
+  for (int i = 0; i < m.num_bodies(); ++i) {
+    if (theta_method && theta_on_[i]) {
+      // Eq. 15 and eq. 18 without constraints: A (u_free - u^-) = dt (h - theta dt K u^-).
+      const Vec6 u0 = p_.u_minus.segment<6>(6 * i);
+      const Mat6 A =
+          p_.M[i] + dt * dt * theta_ * theta_vq_ * theta_K_[i] + dt * theta_ * theta_D_[i];
+      Eigen::LLT<Mat6> llt(A);
+      p_.M[i] = A;
+      p_.Minv[i] = llt.solve(Mat6::Identity());
+      p_.u_free.segment<6>(6 * i) =
+          u0 + p_.Minv[i] * (dt * (p_.generalized_force.segment<6>(6 * i) -
+                                   theta_ * dt * (theta_K_[i] * u0)));
+      continue;
+    }
     p_.u_free.segment<6>(6 * i) =
         p_.u_minus.segment<6>(6 * i) + dt * (p_.Minv[i] * p_.generalized_force.segment<6>(6 * i));
+  }
 }
 
 // Joint rows: J from eq. 63, bias v_B = (beta/dt) f_j (eq. 89).
@@ -216,6 +250,8 @@ void ProblemBuilder::add_contact_blocks(const State& s, const std::vector<Contac
     b.size = 3;
     b.mu = k.mu;
     b.restitution = k.restitution;
+    b.stiffness = k.stiffness;
+    b.tau_d = k.tau_d;
     b.id = contact_block_id(k.id);
     b.source = static_cast<int>(c);
     const Vec3 pA = k.point, pB = k.point + k.gap * k.normal;

@@ -21,6 +21,17 @@ class ProblemBuilder {
   // Whether build() also fills Problem::D_dense (when nl <= DynamicsSettings::dense_limit). Only
   // solvers that read the dense copy need it (SolverInfo::reads_dense); on by default.
   void set_build_dense(bool on) { build_dense_ = on; }
+  // The theta-method's free motion (Castro et al. 2023, eq. 13-18) instead of eq. 72: springs
+  // (Position servos' kp) and dampers (passive d, servo kd) of unary joints without an effort
+  // limit enter A = M + dt^2 theta theta_vq K + dt theta D (eq. 15), and
+  //   A (u_free - u^-) = dt (h(s, u^-) - theta dt K u^-),
+  // with h's spring and damper forces explicit at (s, u^-). Problem::M and Minv then hold A and
+  // A^-1 (block-diagonal: a unary joint's K and D act on its follower only). Binary joints keep
+  // eq. 72 (with implicit_joint_forces). theta < 0: off (the default).
+  void set_theta_method(double theta, double theta_vq) {
+    theta_ = theta;
+    theta_vq_ = theta_vq;
+  }
 
  private:
   void add_forces(const State& s, const DynamicsSettings& st, double dt);
@@ -40,6 +51,9 @@ class ProblemBuilder {
   std::vector<int> sizes_, cols_, mark_;
   std::vector<JacobianBlock> jminv_[2];  // J_{i,s} M^-1, per block and slot
   bool build_dense_ = true;
+  double theta_ = -1.0, theta_vq_ = 1.0;
+  std::vector<Mat6> theta_K_, theta_D_;  // per body: K and D of eq. 16-17
+  std::vector<char> theta_on_;           // per body: K or D non-zero
 };
 
 // Stacked joint residual f_J(s) (eq. 83), sum m_j rows.

@@ -3,6 +3,7 @@
 // one cone per block) and the primal view (M, J, u^-, generalized force h). A solver is a
 // function of it.
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,13 @@ struct ConstraintBlock {
   JacobianBlock J[2];        // J rows for body[0], body[1]
   double mu = 0.0;           // contacts: friction coefficient
   double restitution = 0.0;  // contacts: Newton restitution
-  uint64_t id = 0;           // persistent id (warm start): see dynamics/ids.hpp
-  int source = -1;           // joint index (joints, limits) or contact index (contacts)
-  int dof = -1;              // limits: DoF index within the joint
+  // contacts: SAP's compliance from the materials (Castro et al. 2023, Sec. V): stiffness k
+  // [N/m] (inf: unset, the solver's default) and dissipation time scale tau_d [s] (NaN: unset).
+  double stiffness = std::numeric_limits<double>::infinity();
+  double tau_d = std::numeric_limits<double>::quiet_NaN();
+  uint64_t id = 0;  // persistent id (warm start): see dynamics/ids.hpp
+  int source = -1;  // joint index (joints, limits) or contact index (contacts)
+  int dof = -1;     // limits: DoF index within the joint
 };
 
 struct Problem {

@@ -106,12 +106,17 @@ Material SceneReader::material(const json& j, const Loc& at) const {
     }
     return it->second;
   }
-  r_.keys(j, at, {"friction", "restitution"});
+  r_.keys(j, at, {"friction", "restitution", "stiffness", "tau_d"});
   Material m;
   if (const json* v = Reader::get(j, "friction"))
     m.friction = r_.number(*v, at.key("friction"), Range::NonNegative);
   if (const json* v = Reader::get(j, "restitution"))
     m.restitution = r_.number(*v, at.key("restitution"), Range::Unit);
+  // SAP's compliant contact (docs/scene-format.md): k [N/m] > 0, tau_d [s] >= 0.
+  if (const json* v = Reader::get(j, "stiffness"))
+    m.stiffness = r_.number(*v, at.key("stiffness"), Range::Positive);
+  if (const json* v = Reader::get(j, "tau_d"))
+    m.tau_d = r_.number(*v, at.key("tau_d"), Range::NonNegative);
   return m;
 }
 

@@ -143,7 +143,10 @@ SimSettings read_settings(const Reader& r, const json& j, const Loc& at) {
   if (const json* v = Reader::get(j, "integrator")) {
     const std::string name = r.string(*v, at.key("integrator"));
     if (!parse_integrator(name, &s.integrator))
-      r.fail(at.key("integrator"), "semi-implicit-euler or moreau-midpoint", "\"" + name + "\"");
+      r.fail(at.key("integrator"), std::string("one of ") + integrator_names(), "\"" + name + "\"");
+    const std::string bad = integrator_solver_error(s.integrator, s.solver);
+    if (!bad.empty())
+      r.fail(at.key("integrator"), "solver \"sap\" for a theta-method integrator", bad);
   }
   if (const json* v = Reader::get(j, "warm_start"))
     s.warm_start = r.boolean(*v, at.key("warm_start"));

@@ -1,5 +1,7 @@
 // Writer of the native JSON scene format: explicit joint frames, 3x3 inertias, inline materials
 // and meshes, shortest round-trip decimals (so write -> read gives back the same bits).
+#include <cmath>
+
 #include "moreau/io/scene.hpp"
 #include "moreau/io/scene_json_parts.hpp"
 
@@ -132,6 +134,8 @@ ojson write_geometry(const Model& m, const Geometry& g) {
   write_shape(g, o);
   o["material"]["friction"] = g.material.friction;
   o["material"]["restitution"] = g.material.restitution;
+  if (std::isfinite(g.material.stiffness)) o["material"]["stiffness"] = g.material.stiffness;
+  if (!std::isnan(g.material.tau_d)) o["material"]["tau_d"] = g.material.tau_d;
   const Geometry d;
   if (g.group != d.group) o["group"] = g.group;
   if (g.mask != d.mask) o["mask"] = g.mask;

@@ -2,6 +2,7 @@
 // Collision geometry attached to a body (or to the world) with a local pose, and its material.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,11 @@ struct MeshData {
 struct Material {
   double friction = 0.5;     // Coulomb mu >= 0
   double restitution = 0.0;  // Newton epsilon in [0, 1]
+  // Compliant point contact of the SAP solver (Castro et al. 2023, eq. 2): stiffness k [N/m]
+  // (+inf: rigid, i.e. unset) and dissipation time scale tau_d [s] (NaN: unset). Other solvers
+  // ignore both (docs/collision.md, docs/solvers.md `sap`).
+  double stiffness = std::numeric_limits<double>::infinity();
+  double tau_d = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct Geometry {

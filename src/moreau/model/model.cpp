@@ -145,6 +145,13 @@ std::optional<Error> validate_geometry(const Geometry& g, int nb, const std::str
   if (!(g.material.restitution >= 0.0 && g.material.restitution <= 1.0))
     return Error{"", 0, element + " restitution", "a number in [0, 1]",
                  error_number(g.material.restitution)};
+  if (!(g.material.stiffness > 0.0))  // +inf: rigid
+    return Error{"", 0, element + " stiffness", "a number > 0 [N/m] (inf: rigid)",
+                 error_number(g.material.stiffness)};
+  if (!std::isnan(g.material.tau_d) &&
+      !(g.material.tau_d >= 0.0 && std::isfinite(g.material.tau_d)))
+    return Error{"", 0, element + " tau_d", "a finite time >= 0 [s] (NaN: unset)",
+                 error_number(g.material.tau_d)};
   return std::nullopt;
 }
 

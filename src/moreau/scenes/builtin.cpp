@@ -42,6 +42,14 @@ const std::vector<BuiltinScene>& builtin_table() {
       {"point-mass",
        "Schindler et al. point mass on a frictional plane, prox-fp (--set m=1, mu=0.5, v=0)",
        point_mass},
+      {"spring-cylinder",
+       "Castro et al. SAP: a cylinder on a spring, sap-midpoint, dt = 20 ms (--set mu=0|1: "
+       "frictionless or rolling, x0=0.1)",
+       spring_cylinder},
+      {"clutter",
+       "Castro et al. SAP: spheres and boxes dropped in 4 columns into an 80 cm box, sap, dt = "
+       "10 ms (--set n=40, walls=1)",
+       clutter},
       {"arm7d", "suite: fixed-base 7-DoF arm, 8 bodies, 41 rows, ratio 19.54, PD sinusoids", arm7d},
       {"quadruped",
        "suite: free quadruped, 13 bodies, 12 hinges, ratio 29.07, trotting on the ground",

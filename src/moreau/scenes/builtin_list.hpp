@@ -35,6 +35,10 @@ Result<Scene> balls_in_cube(const SceneParams&);
 Result<Scene> painleve(const SceneParams&);
 Result<Scene> point_mass(const SceneParams&);
 
+// sap.cpp: the cases of Castro et al. 2023 (SAP).
+Result<Scene> spring_cylinder(const SceneParams&);
+Result<Scene> clutter(const SceneParams&);
+
 // suite_robots.cpp, suite_animatronics.cpp: the benchmark suite's stand-ins (Table II).
 Result<Scene> arm7d(const SceneParams&);
 Result<Scene> quadruped(const SceneParams&);

@@ -14,9 +14,23 @@ namespace moreau {
 enum class Integrator : uint8_t {
   SemiImplicitEuler,  // u+ from the NCP at s, then s+ = s [+] dt u+ (eq. 9-10)
   MoreauMidpoint,     // s_m = s [+] dt/2 u-, NCP at s_m, s+ = s_m [+] dt/2 u+
+  // The theta-method of Castro et al. 2023 (Sec. II-C, eq. 6-18), solver "sap" only: the
+  // free motion with joint springs and dampers linearized into A = M + dt^2 theta theta_vq K +
+  // dt theta D (eq. 15), contacts at s, then s+ = s [+] dt (theta_vq u+ + (1 - theta_vq) u-).
+  SapSymplecticEuler,  // theta = 0, theta_vq = 1
+  SapImplicitEuler,    // theta = theta_vq = 1
+  SapMidpoint,         // theta = theta_vq = 1/2: second order (Sec. VI-B)
 };
 const char* integrator_name(Integrator i);
 bool parse_integrator(const std::string& s, Integrator* out);
+// Every accepted name, for messages: "semi-implicit-euler, moreau-midpoint, ...".
+const char* integrator_names();
+// Whether the integrator is one of the theta-methods that need the solver "sap"; then theta and
+// theta_vq receive its parameters (eq. 6).
+bool integrator_theta(Integrator i, double* theta = nullptr, double* theta_vq = nullptr);
+// Empty when the integrator can run with the solver; otherwise why not (a theta-method
+// integrator with a solver other than "sap").
+std::string integrator_solver_error(Integrator i, const std::string& solver);
 
 struct SimSettings {
   double dt = 1e-3;  // time step [s]

@@ -14,10 +14,15 @@ Simulator::Simulator(const Model& model, SimSettings settings)
       builder_(model),
       projector_(model) {
   twist_buf_.resize(model.num_bodies());
+  vq_buf_.resize(model.num_bodies());
   u_plus_.resize(6 * model.num_bodies());
   // D's dense copy only for the solvers that read it (an unknown name fails in step()).
   const SolverInfo* info = find_solver(settings_.solver);
   builder_.set_build_dense(info == nullptr || info->reads_dense);
+  double theta = -1.0, theta_vq = 1.0;
+  if (integrator_theta(settings_.integrator, &theta, &theta_vq))
+    builder_.set_theta_method(theta, theta_vq);
+  theta_vq_ = theta_vq;
 }
 
 void Simulator::make_warm_start(const Problem& p) {
@@ -64,7 +69,15 @@ bool Simulator::step(State& s) {
     error_ = "time step must be finite and > 0, got " + std::to_string(dt);
     return false;
   }
+  if (std::string bad = integrator_solver_error(settings_.integrator, settings_.solver);
+      !bad.empty()) {
+    error_ = std::move(bad);
+    return false;
+  }
   const bool midpoint = settings_.integrator == Integrator::MoreauMidpoint;
+  // SAP's theta-method (Castro et al. 2023, Alg. 1): contacts and J at s, the free motion and A
+  // from the builder (eq. 13-18), then s+ = s [+] dt (theta_vq u+ + (1 - theta_vq) u-) (eq. 12).
+  const bool theta_method = integrator_theta(settings_.integrator);
   State* at = &s;
   if (midpoint) {
     // Moreau's midpoint: everything (collision, J, M, generalized force) is evaluated at s_m = s
@@ -99,6 +112,10 @@ bool Simulator::step(State& s) {
     s.r = mid_.r;
     s.q = mid_.q;
     integrate_positions(s, twist_buf_, 0.5 * dt);
+  } else if (theta_method && theta_vq_ != 1.0) {
+    for (int i = 0; i < model_->num_bodies(); ++i)
+      vq_buf_[i] = theta_vq_ * twist_buf_[i] + (1.0 - theta_vq_) * s.u[i];
+    integrate_positions(s, vq_buf_, dt);
   } else {
     integrate_positions(s, twist_buf_, dt);
   }

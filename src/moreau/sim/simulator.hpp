@@ -50,7 +50,8 @@ class Simulator {
   std::vector<int> prev_sizes_;
   GrowVec prev_lambda_;
   VecX u_plus_;
-  std::vector<Vec6> twist_buf_;
+  std::vector<Vec6> twist_buf_, vq_buf_;  // u+ and the theta-method's v^theta_vq (eq. 6)
+  double theta_vq_ = 1.0;
   State mid_;
   std::string error_;
 };

@@ -19,11 +19,12 @@ namespace moreau {
 
 // Every SAP parameter, with its default. Filled from SolverSettings by sap_parameters() only.
 struct SapParameters {
-  // Contact stiffness k [N/m]; +inf (default) makes every contact near-rigid (eq. 29: the
-  // regularization is then beta^2 / (4 pi^2) w_i).
+  // Default contact stiffness k [N/m] for contacts whose materials set none (ConstraintBlock::
+  // stiffness = inf); +inf (default) makes those contacts near-rigid (eq. 29: the regularization
+  // is then beta^2 / (4 pi^2) w_i).
   double stiffness = std::numeric_limits<double>::infinity();
-  // Contact dissipation time scale tau_d [s]; NaN (default) means the near-rigid value
-  // (beta / pi) dt (Sec. V-B: T_n = beta dt with critical damping).
+  // Default dissipation time scale tau_d [s] for contacts whose materials set none; NaN (default)
+  // means the near-rigid value (beta / pi) dt (Sec. V-B: T_n = beta dt with critical damping).
   double tau_d = std::numeric_limits<double>::quiet_NaN();
   double beta = 1.0;       // near-rigid parameter (Sec. V-B)
   double sigma = 1e-3;     // friction regularization R_t = sigma w_i (eq. 30)
@@ -34,18 +35,22 @@ struct SapParameters {
   int ls_max_iters = 100;  // line-search (rtsafe) iterations
   double ls_tol = 1e-10;   // |dl/dalpha| <= ls_tol |dl/dalpha(0)| ends the line search
   bool cost_stop = true;   // also stop when the cost stalls at round-off (alpha > 0.5)
+  // Warm start from the previous velocity u^- (the paper's, Sec. IV) even when the previous
+  // step's impulses are given; off: v = u_free + M^-1 J^T lambda_warm.
+  bool warm_velocity = false;
 };
 
 // Reads SolverSettings (tol -> rel_tol, max_iters, params "stiffness", "tau_d", "beta",
-// "sigma", "abs_tol", "alpha_max", "ls_max_iters", "ls_tol", "cost_stop"). The only place
-// that reads SAP settings.
+// "sigma", "abs_tol", "alpha_max", "ls_max_iters", "ls_tol", "cost_stop", "warm_velocity"). The
+// only place that reads SAP settings.
 SapParameters sap_parameters(const SolverSettings& s);
 // Empty when valid; otherwise which parameter is wrong, e.g. "sap: sigma must be >= 0, got -1".
 std::string sap_parameters_error(const SapParameters& prm);
 
 // Per-row regularization R, its inverse and the bias vhat of every constraint of a Problem
-// (Sec. V: eq. 29-30 for contacts; joints and limits near-rigid with the per-row Delassus
-// diagonal). Rows with R^-1 = 0 are inactive (zero Jacobian).
+// (Sec. V: eq. 29-30 for contacts, with k and tau_d of each contact from its materials,
+// ConstraintBlock::stiffness / tau_d, else the parameters' defaults; joints and limits
+// near-rigid with the per-row Delassus diagonal). Rows with R^-1 = 0 are inactive.
 struct SapModel {
   GrowVec R, Rinv, vhat;  // nl
   VecX scale;             // diag(M)^-1/2, 6 nb (eq. 25)

@@ -21,6 +21,7 @@ SapParameters sap_parameters(const SolverSettings& s) {
   prm.ls_max_iters = s.sap.ls_max_iters;
   prm.ls_tol = s.sap.ls_tol;
   prm.cost_stop = s.sap.cost_stop;
+  prm.warm_velocity = s.sap.warm_velocity;
   return prm;
 }
 
@@ -51,9 +52,7 @@ void sap_model(const Problem& p, const SapParameters& prm, SapModel& m) {
   const double dt = p.dt, pi = std::numbers::pi;
   const double rigid = prm.beta * prm.beta / (4.0 * pi * pi);  // eq. 29: beta^2 / (4 pi^2)
   const double tau_rigid = prm.beta / pi * dt;  // T_n = beta dt, critical damping (Sec. V-B)
-  const double tau_c = std::isnan(prm.tau_d) ? tau_rigid : prm.tau_d;
-  // Compliant regularization 1 / (dt k (dt + tau_d)) (Sec. V); 0 for k = inf.
-  const double soft = 1.0 / (dt * prm.stiffness * (dt + tau_c));
+  const double tau_default = std::isnan(prm.tau_d) ? tau_rigid : prm.tau_d;
   for (int i = 0; i < p.num_blocks(); ++i) {
     const ConstraintBlock& b = p.blocks[i];
     const auto Dii = p.D.diagonal(i);
@@ -62,6 +61,14 @@ void sap_model(const Problem& p, const SapParameters& prm, SapModel& m) {
       // w_i = |W_ii|_F / 3 (eq. 29's rms norm of the 3x3 Delassus block, Frobenius as Drake).
       const double w = Dii.norm() / 3.0;
       const bool on = w > 0.0 && std::isfinite(w);
+      // Per-contact k and tau_d from the pair's materials (Sec. V: the user supplies k, tau_d,
+      // mu per contact); the solver's "stiffness" / "tau_d" where the materials set none.
+      const double k = std::isinf(b.stiffness) ? prm.stiffness : b.stiffness;
+      const double tau_c = std::isnan(b.tau_d) ? tau_default : b.tau_d;
+      // Compliant regularization 1 / (dt k (dt + tau_d)) (Sec. V); 0 for k = inf. Switching
+      // rule eq. 29: the larger of it and the near-rigid beta^2 / (4 pi^2) w, so that a contact
+      // whose period 2 pi sqrt(m / k) the step cannot resolve is stabilized instead.
+      const double soft = 1.0 / (dt * k * (dt + tau_c));
       const double Rt = prm.sigma * w, Rn = std::max(rigid * w, soft);  // eq. 30, eq. 29
       m.R.segment<3>(o) = on ? Vec3(Rt, Rt, Rn) : Vec3::Zero();
       m.Rinv.segment<3>(o) = on ? Vec3(1.0 / Rt, 1.0 / Rt, 1.0 / Rn) : Vec3::Zero();

@@ -230,9 +230,10 @@ void solve_sap(const Problem& p, const SolverSettings& s, const WarmStart& warm,
   auto& w = ws.get<SapWorkspace>();
   sap_model(p, prm, w.model);
   // Warm start (Sec. IV): v = u_free + M^-1 J^T lambda for a given lambda (the previous step's
-  // impulses, mapped by id), else the previous velocity u^-.
+  // impulses, mapped by id), else (or with warm_velocity, the paper's choice) the previous
+  // velocity u^-.
   resize(w.v, n);
-  if (warm.empty())
+  if (warm.empty() || prm.warm_velocity)
     w.v = p.u_minus;
   else
     p.velocity_from_impulse(warm.lambda, w.v);

@@ -146,8 +146,8 @@ std::span<const ParamSpec> ngn() {
 }
 std::span<const ParamSpec> sap() {
   static const ParamSpec t[] = {
-      {"stiffness", "N/m", "contact stiffness k; inf: every contact near-rigid (eq. 29)", kInf, "", kPos, kInf, false, FIELD(sap.stiffness)},
-      {"tau_d", "s", "contact dissipation time scale (Sec. V)", std::numeric_limits<double>::quiet_NaN(), "(beta / pi) dt", 0.0, kInf, false, FIELD(sap.tau_d)},
+      {"stiffness", "N/m", "contact stiffness k where the materials set none; inf: near-rigid (eq. 29)", kInf, "", kPos, kInf, false, FIELD(sap.stiffness)},
+      {"tau_d", "s", "contact dissipation time scale where the materials set none (Sec. V)", std::numeric_limits<double>::quiet_NaN(), "(beta / pi) dt", 0.0, kInf, false, FIELD(sap.tau_d)},
       {"beta", "1", "near-rigid parameter: R = beta^2 / (4 pi^2) w (eq. 29)", 1.0, "", kPos, kBig, false, FIELD(sap.beta)},
       {"sigma", "1", "friction regularization R_t = sigma w (eq. 30)", 1e-3, "", kPos, kBig, false, FIELD(sap.sigma)},
       {"abs_tol", "sqrt(kg) m/s", "eps_a of the stopping test (eq. 26); eps_r is tol", 1e-16, "", 0.0, kInf, false, FIELD(sap.abs_tol)},
@@ -155,6 +155,7 @@ std::span<const ParamSpec> sap() {
       {"ls_max_iters", "-", "line-search (rtsafe) iterations", 100.0, "", 1.0, kBig, true, FIELD(sap.ls_max_iters)},
       {"ls_tol", "1", "the line search ends when dl/dalpha shrinks below ls_tol times its magnitude at 0", 1e-10, "", kPos, 1.0, false, FIELD(sap.ls_tol)},
       {"cost_stop", "flag", "also stop when the cost stalls at round-off", 1.0, "", 0.0, 1.0, true, FIELD(sap.cost_stop)},
+      {"warm_velocity", "flag", "start Newton from the previous velocity u^- (Sec. IV) instead of u_free + M^-1 J^T lambda_warm", 0.0, "", 0.0, 1.0, true, FIELD(sap.warm_velocity)},
   };
   return t;
 }

@@ -97,6 +97,7 @@ struct SapSettings {
   int ls_max_iters = 100;       // line-search (rtsafe) iterations
   double ls_tol = 1e-10;        // [1] |dl/dalpha| <= ls_tol |dl/dalpha(0)| ends the line search
   bool cost_stop = true;        // also stop when the cost stalls at round-off
+  bool warm_velocity = false;   // start from u^- (Sec. IV) even when impulses are given
 };
 
 // Siconos's fc3d solvers (siconos-*, peer_siconos.cpp; docs/performance.md). max_iters is
