@@ -208,7 +208,7 @@ TEST(Allocation, SapThetaMethodAllocatesNothing) {
   for (Integrator integ :
        {Integrator::SapSymplecticEuler, Integrator::SapImplicitEuler, Integrator::SapMidpoint}) {
     const StepCount c = allocations_in_steps("spring-cylinder", "sap", integ, 30);
-    EXPECT_EQ(c.size_changes, 0) << integrator_name(integ);
+    EXPECT_EQ(c.in_resize, 0) << integrator_name(integ);
     EXPECT_EQ(c.in_same_size, 0) << integrator_name(integ);
   }
 }
