@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -123,6 +124,31 @@ TEST(SimplexQp, KktOnRandomInstancesOfSeveralSizesAndGroupings) {
   EXPECT_GT(saturated, 10);
   EXPECT_GT(interior, 10);
   EXPECT_GT(at_zero, 10);
+}
+
+TEST(SimplexQp, ManyRandomStructuresConvergeToKktPoints) {
+  // Random group counts and sizes, ranks from 1 to full, and scales of c from tiny to large:
+  // degenerate vertices and flat directions occur, and every solve must still end at a KKT point.
+  std::mt19937 rng(99);
+  std::uniform_int_distribution<int> group_count(1, 10), group_size(1, 8);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  SimplexQp qp;
+  int max_iterations = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<int> groups(group_count(rng));
+    int n = 0;
+    for (int& g : groups) n += (g = group_size(rng));
+    const int rank = 1 + static_cast<int>(unit(rng) * n);
+    const double shift = trial % 3 == 0 ? 0.0 : 1e-3;
+    Instance p = random_instance(rng, groups, rank, shift);
+    p.c *= std::pow(10.0, -3.0 + 6.0 * unit(rng));
+    VecX w = VecX::Zero(n);
+    const SimplexQpResult r = qp.solve(p.Q, p.c, p.groups, w);
+    ASSERT_TRUE(r.converged) << "trial " << trial << ", n = " << n << ", rank " << rank;
+    expect_kkt(p, w);
+    max_iterations = std::max(max_iterations, r.iterations);
+  }
+  std::printf("[ random ] 300 instances, at most %d iterations\n", max_iterations);
 }
 
 TEST(SimplexQp, ZeroLinearTermGivesZeroWeights) {
