@@ -40,6 +40,8 @@ class ProblemBuilder {
   std::vector<int> sizes_, cols_, mark_;
   std::vector<JacobianBlock> jminv_[2];  // J_{i,s} M^-1, per block and slot
   bool build_dense_ = true;
+  // Per joint: the bodies of its follower's subtree (follower first), for stable PD servos.
+  std::vector<std::vector<int>> subtree_;
 };
 
 // Stacked joint residual f_J(s) (eq. 83), sum m_j rows.
