@@ -67,10 +67,10 @@ GaitRun simulate(const std::string& gait, double dt) {
 }  // namespace
 
 TEST(Gaits, JumpLeavesTheGroundFiveTimesInTenSeconds) {
-  const GaitRun r = simulate("jump", 2e-3);
+  const GaitRun r = simulate("jump", 1e-3);  // diverges at 2 ms (docs/cli.md)
   ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.flights, 5);
-  EXPECT_GT(r.max_trunk_z, 0.45);  // stands at about 0.37 m
+  EXPECT_GT(r.max_trunk_z, 0.45);  // stands at about 0.37 m, 0.49 m at the top
   EXPECT_LT(r.max_tilt, 0.1);      // symmetric legs: no pitch or roll
 }
 
