@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
 #include <Eigen/QR>
 
 #include "moreau/dynamics/ids.hpp"
@@ -41,6 +42,30 @@ ProblemBuilder::ProblemBuilder(const Model& model) : model_(&model) {
   theta_K_.resize(nb);
   theta_D_.resize(nb);
   theta_on_.resize(nb);
+  // Follower subtrees of joints with a stable PD servo: the bodies reached from the follower
+  // through joints, never through the joint's base (closed loops stop there).
+  subtree_.resize(model.num_joints());
+  for (int jn = 0; jn < model.num_joints(); ++jn) {
+    const Joint& j = model.joints()[jn];
+    bool spd = false;
+    for (int k = 0; k < j.dofs(); ++k) spd = spd || j.actuators[k].mode == ActuationMode::StablePd;
+    if (!spd) continue;
+    std::vector<char> seen(nb, 0);
+    if (j.base >= 0) seen[j.base] = 1;
+    std::vector<int>& sub = subtree_[jn];
+    sub.push_back(j.follower);
+    seen[j.follower] = 1;
+    for (std::size_t i = 0; i < sub.size(); ++i)
+      for (const Joint& o : model.joints()) {
+        int other = -1;
+        if (o.base == sub[i]) other = o.follower;
+        if (o.follower == sub[i]) other = o.base;
+        if (other >= 0 && !seen[other]) {
+          seen[other] = 1;
+          sub.push_back(other);
+        }
+      }
+  }
 }
 
 void joint_dof_state(const Joint& j, const State& s, int k, double* q, double* qdot) {
@@ -92,8 +117,6 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
       const double qd = ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub);
       double t0 = 0.0, c = j.damping[k];
       const double phase = 2.0 * kPi * a.frequency * s.t + a.phase;
-      const double target = a.target + a.amplitude * std::sin(phase);
-      const double target_rate = a.amplitude * 2.0 * kPi * a.frequency * std::cos(phase);
       switch (a.mode) {
         case ActuationMode::Passive:
           break;
@@ -101,23 +124,35 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
           t0 = a.force + a.amplitude * std::sin(phase);
           break;
         case ActuationMode::Position: {
-          double err = target - q;
+          const ActuatorReference ref = actuator_reference(a, s.t);
+          double err = ref.q - q;
           if (is_angular_axis(axis)) err = wrap_angle(err);
-          t0 = a.force + a.kp * err + a.kd * target_rate;
+          t0 = a.force + a.kp * err + a.kd * ref.qd;
           c += a.kd;
           break;
         }
         case ActuationMode::Velocity:
-          t0 = a.force + a.kd * target;
+          t0 = a.force + a.kd * (a.target + a.amplitude * std::sin(phase));
           c += a.kd;
           break;
+        case ActuationMode::StablePd: {
+          // Stable PD (Tan, Liu & Turk 2011, eq. 6): the reference at the end of the step and
+          // the stiffness acting on the predicted position q + dt qd+, so that the rate term
+          // dt kp joins the damping: tau = T0 - (kd + dt kp) qd+ with T0 at t + dt.
+          const ActuatorReference ref = actuator_reference(a, s.t + dt);
+          double err = ref.q - q;
+          if (is_angular_axis(axis)) err = wrap_angle(err);
+          t0 = a.force + a.kp * err + a.kd * ref.qd;
+          c += a.kd + dt * a.kp;
+          break;
+        }
       }
-      double damping = c * qd;
       if (theta_method && j.unary() &&
           (a.mode == ActuationMode::Passive || !std::isfinite(a.effort_limit))) {
         // Theta-method (eq. 16-17): K = kp r r^T, D = c r r^T with r the DoF's Jacobian row;
         // the force at (s, u^-) stays in h, A takes the implicit part.
         const Vec6 rf = ax.Jf.row(axis).transpose();
+        const double damping = c * qd;
         const double kp = a.mode == ActuationMode::Position ? a.kp : 0.0;
         const int f = j.follower;
         if (!theta_on_[f]) theta_K_[f].setZero(), theta_D_[f].setZero();
@@ -127,17 +162,53 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
         p_.generalized_force.segment<6>(6 * f) += rf * (t0 - damping);
         continue;
       }
-      if (st.implicit_joint_forces && c > 0.0) {
+      // The DoF's inverse inertia with its two bodies taken as unconstrained (docs/dynamics.md).
+      auto inverse_inertia = [&] {
         const auto rf = ax.Jf.row(axis).transpose();
         double w = rf.dot(p_.Minv[j.follower] * rf);
         if (j.base >= 0) {
           const auto rb = ax.Jb.row(axis).transpose();
           w += rb.dot(p_.Minv[j.base] * rb);
         }
-        const double x = dt * c * w;
-        if (x > 1e-12) damping *= -std::expm1(-x) / x;  // (1 - e^-x) / x
+        return w;
+      };
+      double tau;
+      if (a.mode == ActuationMode::StablePd) {
+        // Tan et al. eq. 9 for the follower's subtree moving rigidly about the joint with the
+        // base held (the composite-rigid-body inertia of the DoF): S = Jf^-1 e_axis is the
+        // follower twist that moves this DoF only, body b of the subtree moves with
+        // S_b = [v + w x (c_b - c_F); w]; mass m = sum S_b^T M_b S_b, bias b = sum S_b^T h_b
+        // (gravity and gyroscopic wrenches): qd+ = (qd + dt (T0 + b) / m) / (1 + dt c / m), tau =
+        // T0 - c qd+. Exact for a body on a world joint (a pendulum); the free-body inverse inertia
+        // stands in when Jf is singular.
+        const Eigen::PartialPivLU<Mat6> lu(Mat6(ax.Jf));
+        Vec6 S = Vec6::Zero();
+        S[axis] = 1.0;
+        S = lu.solve(S);
+        const Vec3 cf = s.r[j.follower];
+        double mass = 0.0, bias = 0.0;
+        for (const int b : subtree_[jn]) {
+          Vec6 Sb;
+          Sb.head<3>() = S.head<3>() + S.tail<3>().cross(s.r[b] - cf);
+          Sb.tail<3>() = S.tail<3>();
+          const Vec3 om = s.u[b].tail<3>();
+          mass += Sb.dot(p_.M[b] * Sb);
+          bias += Sb.head<3>().dot(m.bodies()[b].mass * m.gravity()) -
+                  Sb.tail<3>().dot(om.cross(p_.M[b].bottomRightCorner<3, 3>() * om));
+        }
+        const bool ok = std::abs(lu.determinant()) > 1e-12 && S.allFinite() && mass > 0.0;
+        const double inv_mass = ok ? 1.0 / mass : inverse_inertia();
+        if (!ok) bias = 0.0;
+        const double qd_next = (qd + dt * inv_mass * (t0 + bias)) / (1.0 + dt * c * inv_mass);
+        tau = t0 - c * qd_next;
+      } else {
+        double damping = c * qd;
+        if (st.implicit_joint_forces && c > 0.0) {
+          const double x = dt * c * inverse_inertia();
+          if (x > 1e-12) damping *= -std::expm1(-x) / x;  // (1 - e^-x) / x
+        }
+        tau = t0 - damping;
       }
-      double tau = t0 - damping;
       if (a.mode != ActuationMode::Passive) tau = std::clamp(tau, -a.effort_limit, a.effort_limit);
       p_.generalized_force.segment<6>(6 * j.follower) += ax.Jf.row(axis).transpose() * tau;
       if (j.base >= 0)

@@ -54,6 +54,8 @@ class ProblemBuilder {
   double theta_ = -1.0, theta_vq_ = 1.0;
   std::vector<Mat6> theta_K_, theta_D_;  // per body: K and D of eq. 16-17
   std::vector<char> theta_on_;           // per body: K or D non-zero
+  // Per joint: the bodies of its follower's subtree (follower first), for stable PD servos.
+  std::vector<std::vector<int>> subtree_;
 };
 
 // Stacked joint residual f_J(s) (eq. 83), sum m_j rows.

@@ -83,20 +83,21 @@ const json& dof_array(const Reader& r, const json& j, const Loc& at, const Joint
 DofActuator read_actuator(const Reader& r, const json& j, const Loc& at) {
   DofActuator a;
   if (j.is_null()) return a;
-  r.keys(
-      j, at,
-      {"mode", "force", "kp", "kd", "target", "amplitude", "frequency", "phase", "effort_limit"});
+  r.keys(j, at,
+         {"mode", "force", "kp", "kd", "target", "amplitude", "frequency", "phase", "effort_limit",
+          "keyframes", "period"});
   const json* mode = Reader::get(j, "mode");
-  if (!mode) r.fail(at, "a \"mode\" (passive, force, position, velocity)", "none");
+  if (!mode) r.fail(at, "a \"mode\" (passive, force, position, velocity, stable-pd)", "none");
   const std::string m = r.string(*mode, at.key("mode"));
   bool known = false;
   for (ActuationMode am : {ActuationMode::Passive, ActuationMode::Force, ActuationMode::Position,
-                           ActuationMode::Velocity})
+                           ActuationMode::Velocity, ActuationMode::StablePd})
     if (m == actuation_mode_name(am)) {
       a.mode = am;
       known = true;
     }
-  if (!known) r.fail(at.key("mode"), "one of passive, force, position, velocity", "\"" + m + "\"");
+  if (!known)
+    r.fail(at.key("mode"), "one of passive, force, position, velocity, stable-pd", "\"" + m + "\"");
   if (const json* v = Reader::get(j, "force")) a.force = r.number(*v, at.key("force"));
   if (const json* v = Reader::get(j, "kp")) a.kp = r.number(*v, at.key("kp"), Range::NonNegative);
   if (const json* v = Reader::get(j, "kd")) a.kd = r.number(*v, at.key("kd"), Range::NonNegative);
@@ -106,6 +107,26 @@ DofActuator read_actuator(const Reader& r, const json& j, const Loc& at) {
   if (const json* v = Reader::get(j, "phase")) a.phase = r.number(*v, at.key("phase"));
   if (const json* v = Reader::get(j, "effort_limit"))
     a.effort_limit = r.number(*v, at.key("effort_limit"), Range::Positive);
+  // Keyframed reference: "keyframes": [[t, q], ...] with ascending t in [0, period).
+  const json* kf = Reader::get(j, "keyframes");
+  const json* period = Reader::get(j, "period");
+  if (kf || period) {
+    if (!kf || !period) r.fail(at, "\"keyframes\" and \"period\" together", "only one of them");
+    a.period = r.number(*period, at.key("period"), Range::Positive);
+    const Loc kat = at.key("keyframes");
+    if (!kf->is_array() || kf->empty()) r.fail(kat, "a non-empty array of [t, q] pairs", "other");
+    for (std::size_t i = 0; i < kf->size(); ++i) {
+      const json& e = (*kf)[i];
+      const Loc eat = kat.at(static_cast<int>(i));
+      if (!e.is_array() || e.size() != 2) r.fail(eat, "a pair [t, q]", "other");
+      const double t = r.number(e[0], eat.at(0), Range::NonNegative);
+      const double q = r.number(e[1], eat.at(1));
+      if (t >= a.period || (!a.keyframes.empty() && t <= a.keyframes.back()[0]))
+        r.fail(eat.at(0), "ascending times below the period " + fmt_number(a.period),
+               fmt_number(t));
+      a.keyframes.push_back({t, q});
+    }
+  }
   return a;
 }
 
@@ -154,6 +175,10 @@ nlohmann::ordered_json write_actuator(const DofActuator& a) {
   if (a.frequency != d.frequency) o["frequency"] = a.frequency;
   if (a.phase != d.phase) o["phase"] = a.phase;
   if (a.effort_limit != kInf) o["effort_limit"] = a.effort_limit;
+  if (!a.keyframes.empty()) {
+    o["keyframes"] = a.keyframes;
+    o["period"] = a.period;
+  }
   return o;
 }
 
@@ -161,7 +186,7 @@ bool is_default(const DofActuator& a) {
   const DofActuator d;
   return a.mode == d.mode && a.force == d.force && a.kp == d.kp && a.kd == d.kd &&
          a.target == d.target && a.amplitude == d.amplitude && a.frequency == d.frequency &&
-         a.phase == d.phase && a.effort_limit == d.effort_limit;
+         a.phase == d.phase && a.effort_limit == d.effort_limit && a.keyframes.empty();
 }
 }  // namespace
 

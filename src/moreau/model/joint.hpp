@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "moreau/math/types.hpp"
 
@@ -36,13 +37,20 @@ enum class ActuationMode : uint8_t {
   Force,     // constant force/torque
   Position,  // PD servo to a position target, applied as an explicit force (eq. 72)
   Velocity,  // D servo to a velocity target, applied as an explicit force
+  // Stable PD (Tan, Liu & Turk 2011, eq. 6): tau = kp (q*(t+dt) - q - dt qd+) + kd (qd*(t+dt) -
+  // qd+), the next velocity qd+ solved implicitly for the DoF (docs/dynamics.md).
+  StablePd,
 };
 const char* actuation_mode_name(ActuationMode m);
 
 // Per-DoF actuator. Targets may follow a scripted sinusoid:
 //   q*(t) = target + amplitude sin(2 pi frequency t + phase), qdot*(t) its derivative
 // (for Velocity mode the sinusoid is applied to the velocity target; for Force mode to the force:
-// tau(t) = force + amplitude sin(2 pi frequency t + phase)).
+// tau(t) = force + amplitude sin(2 pi frequency t + phase)), or, for the position servos, a
+// keyframed periodic reference (the gaits of scenes/gait.hpp):
+//   q*(t) = target + K(t mod period), K the periodic cubic Hermite interpolant of the keyframes
+// (t_k, q_k), 0 <= t_0 < t_1 < ... < period, with Catmull-Rom tangents; it replaces the sinusoid
+// when `keyframes` is not empty.
 struct DofActuator {
   ActuationMode mode = ActuationMode::Passive;
   double force = 0.0;      // N or N m (Force mode, also a feed-forward in servo modes)
@@ -53,7 +61,16 @@ struct DofActuator {
   double frequency = 0.0;  // Hz
   double phase = 0.0;      // rad
   double effort_limit = std::numeric_limits<double>::infinity();  // |tau| clamp
+  std::vector<std::array<double, 2>> keyframes;  // (t [s], q [m or rad]) over one period
+  double period = 0.0;                           // s, > the last keyframe time
 };
+
+// The position reference of a Position or StablePd actuator at time t: q*(t) and qdot*(t)
+// (the sinusoid or the keyframes, as documented above).
+struct ActuatorReference {
+  double q = 0.0, qd = 0.0;
+};
+ActuatorReference actuator_reference(const DofActuator& a, double t);
 
 // Per-DoF position limit and passive viscous damping.
 struct DofLimit {

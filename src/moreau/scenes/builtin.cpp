@@ -136,4 +136,19 @@ Result<double> param_double(const SceneParams& p, const std::string& scene, cons
   return v;
 }
 
+Result<std::string> param_choice(const SceneParams& p, const std::string& scene,
+                                 const std::string& key, const std::vector<std::string>& choices,
+                                 const std::string& fallback) {
+  if (g_read_keys) g_read_keys->insert(key);
+  auto it = p.find(key);
+  if (it == p.end()) return fallback;
+  std::string list;
+  for (const std::string& c : choices) {
+    if (it->second == c) return c;
+    list += (list.empty() ? "" : ", ") + c;
+  }
+  return Error{"", 0, "scene '" + scene + "' parameter '" + key + "'", "one of " + list,
+               "'" + it->second + "'"};
+}
+
 }  // namespace moreau

@@ -19,5 +19,9 @@ Result<Scene> load_scene(const std::string& name_or_path, const SceneParams& par
 // Helpers for scene parameters: value of key or fallback; Error if present but not a number.
 Result<double> param_double(const SceneParams& p, const std::string& scene, const std::string& key,
                             double fallback);
+// Value of key, one of `choices`, or fallback; Error naming the choices otherwise.
+Result<std::string> param_choice(const SceneParams& p, const std::string& scene,
+                                 const std::string& key, const std::vector<std::string>& choices,
+                                 const std::string& fallback);
 
 }  // namespace moreau

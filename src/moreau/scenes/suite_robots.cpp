@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "moreau/scenes/builtin_list.hpp"
+#include "moreau/scenes/gait.hpp"
 #include "moreau/scenes/suite_rig.hpp"
 
 namespace moreau::builtin {
@@ -39,6 +40,9 @@ std::vector<int> limb(Rig& r, const std::string& side, int parent, Vec3 top,
   return js;
 }
 
+// Stable PD gains (kp [N m/rad], kd [N m s/rad]) of the gaits: abduction, hip, knee.
+constexpr double kGaitGains[3][2] = {{400.0, 4.0}, {800.0, 8.0}, {800.0, 8.0}};
+
 }  // namespace
 
 // Fixed-base 7-DoF arm (Franka-like): 7 links on alternating z/y hinges from the world, and a hand
@@ -72,7 +76,13 @@ Result<Scene> arm7d(const SceneParams&) {
 
 // Free-floating quadruped: trunk + 4 legs (abduction x, hip y, knee y), spherical feet, dropped
 // 1 cm onto the ground, trotting targets. 13 bodies, 12 hinges, 60 rows, 18 DoF, ratio 29.07.
-Result<Scene> quadruped(const SceneParams&) {
+// `gait=walk|jump` replaces the sinusoidal targets by the keyframed references of gait.hpp,
+// tracked by stable PD servos (kGaitGains), and runs 10 s.
+Result<Scene> quadruped(const SceneParams& params) {
+  const std::string scene_name = "quadruped";
+  Result<std::string> gait =
+      param_choice(params, scene_name, "gait", {"stand", "walk", "jump"}, "stand");
+  if (!gait) return gait.error();
   Rig r("quadruped");
   const double hz = 0.44;
   const int trunk = r.box("trunk", 8.721, v3(0.3, 0.15, 0.08), v3(0, 0, hz));
@@ -95,8 +105,23 @@ Result<Scene> quadruped(const SceneParams&) {
     r.pd(j0, 40, 1, 0, 0.05, 1.5, phase);
     r.pd(j1, 40, 1, 0.3, 0.25, 1.5, phase);
     r.pd(j2, 30, 0.5, -0.6, 0.3, 1.5, phase + 0.5 * kPi);
+    if (*gait != "stand") {
+      if (k < 2) r.limit(j2, -0.05, 2.4);  // front knees bend backwards (gait.hpp)
+      const LegReference ref = (*gait == "walk" ? walk_reference({}) : jump_reference({}))[k];
+      const Keyframes* keys[3] = {&ref.abduction, &ref.hip, &ref.knee};
+      const int joints[3] = {j0, j1, j2};
+      for (int i = 0; i < 3; ++i) {
+        DofActuator& a = r.builder().joint(joints[i]).actuators[0];
+        a.mode = ActuationMode::StablePd;
+        a.kp = kGaitGains[i][0];
+        a.kd = kGaitGains[i][1];
+        a.target = a.amplitude = a.frequency = a.phase = 0.0;
+        a.keyframes = *keys[i];
+        a.period = *gait == "walk" ? WalkParams{}.period : JumpParams{}.period;
+      }
+    }
   }
-  return r.finish(4.0);
+  return r.finish(*gait == "stand" ? 4.0 : 10.0);
 }
 
 // Free-floating small biped (BDX-like): pelvis, 2 legs of 5 hinges (hip yaw/roll/pitch, knee,
