@@ -100,7 +100,16 @@ int64_t configure(const SimulateOptions& o, const Scene& scene, SimSettings& st)
     fail(kCmd, "unknown solver '" + st.solver + "'; available solvers: " + solver_names(),
          kExitBadInput);
   if (o.integrator_opt->count() && !parse_integrator(o.integrator, &st.integrator))
-    fail(kCmd, "--integrator '" + o.integrator + "': expected euler or midpoint", kExitBadInput);
+    fail(kCmd,
+         "--integrator '" + o.integrator + "': expected euler, midpoint, mdp, nmdp or nmdp-zo",
+         kExitBadInput);
+  if (is_nmdp(st.integrator)) {
+    // A model the generalized-coordinate integrators cannot handle is bad input, not a failed run.
+    Result<nmdp::Stepper> check = nmdp::Stepper::create(scene.model, st.nmdp);
+    if (!check)
+      fail(kCmd, std::string(integrator_name(st.integrator)) + ": " + check.error().message(),
+           kExitBadInput);
+  }
   if (o.tol_opt->count()) {
     finite_positive(o.tol, "--tol");
     st.solver_settings.tol = o.tol;
@@ -340,7 +349,8 @@ void add_simulate(CLI::App& app) {
   o->solver_opt =
       cmd->add_option("--solver,-s", o->solver, "solver (default: the scene's): " + solver_names());
   o->integrator_opt = cmd->add_option("--integrator", o->integrator,
-                                      "time stepping: euler (semi-implicit) or midpoint (Moreau)");
+                                      "time stepping: euler (semi-implicit), midpoint (Moreau), or "
+                                      "mdp, nmdp, nmdp-zo (Pan & Hauser, docs/integrators.md)");
   o->tol_opt =
       cmd->add_option("--tol", o->tol, "solver stopping tolerance, L-infinity [m/s | rad/s]");
   o->max_iter_opt = cmd->add_option("--max-iter", o->max_iter, "solver iteration cap per step");

@@ -3,7 +3,19 @@
 namespace moreau {
 
 const char* integrator_name(Integrator i) {
-  return i == Integrator::SemiImplicitEuler ? "semi-implicit-euler" : "moreau-midpoint";
+  switch (i) {
+    case Integrator::SemiImplicitEuler:
+      return "semi-implicit-euler";
+    case Integrator::MoreauMidpoint:
+      return "moreau-midpoint";
+    case Integrator::Mdp:
+      return "mdp";
+    case Integrator::Nmdp:
+      return "nmdp";
+    case Integrator::NmdpZo:
+      return "nmdp-zo";
+  }
+  return "?";
 }
 
 bool parse_integrator(const std::string& s, Integrator* out) {
@@ -11,6 +23,12 @@ bool parse_integrator(const std::string& s, Integrator* out) {
     *out = Integrator::SemiImplicitEuler;
   else if (s == "moreau-midpoint" || s == "midpoint")
     *out = Integrator::MoreauMidpoint;
+  else if (s == "mdp")
+    *out = Integrator::Mdp;
+  else if (s == "nmdp")
+    *out = Integrator::Nmdp;
+  else if (s == "nmdp-zo")
+    *out = Integrator::NmdpZo;
   else
     return false;
   return true;

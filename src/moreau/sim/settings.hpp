@@ -7,6 +7,7 @@
 
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/settings.hpp"
+#include "moreau/nmdp/settings.hpp"
 #include "moreau/solvers/solver_settings.hpp"
 
 namespace moreau {
@@ -14,7 +15,15 @@ namespace moreau {
 enum class Integrator : uint8_t {
   SemiImplicitEuler,  // u+ from the NCP at s, then s+ = s [+] dt u+ (eq. 9-10)
   MoreauMidpoint,     // s_m = s [+] dt/2 u-, NCP at s_m, s+ = s_m [+] dt/2 u+
+  // Pan & Hauser 2021 in generalized coordinates, without the NCP solver (docs/integrators.md):
+  Mdp,     // NE-MDP: forward Euler, one convex QP in the polytope weights
+  Nmdp,    // NE-NMDP: backward Euler, first-order PGM (Alg. 1) with step halving (Alg. 2)
+  NmdpZo,  // NE-ZONMDP: as Nmdp with the zeroth-order Jacobian (eq. 10-11)
 };
+// True for the integrators that bypass the NCP solver (mdp, nmdp, nmdp-zo).
+inline bool is_nmdp(Integrator i) {
+  return i == Integrator::Mdp || i == Integrator::Nmdp || i == Integrator::NmdpZo;
+}
 const char* integrator_name(Integrator i);
 bool parse_integrator(const std::string& s, Integrator* out);
 
@@ -26,7 +35,8 @@ struct SimSettings {
   Integrator integrator = Integrator::SemiImplicitEuler;
   DynamicsSettings dynamics;
   CollisionSettings collision;
-  bool warm_start = true;  // reuse the previous step's impulses by persistent constraint id
+  nmdp::NmdpSettings nmdp;  // contact model and PGM settings of mdp, nmdp, nmdp-zo
+  bool warm_start = true;   // reuse the previous step's impulses by persistent constraint id
 };
 
 }  // namespace moreau

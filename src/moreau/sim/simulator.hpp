@@ -1,11 +1,13 @@
 #pragma once
 // Simulator::step: the pipeline of the design sketch, one plain value handed on per stage:
 //   collision::detect -> dynamics::build_problem -> solvers::solve -> sim::integrate.
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
+#include "moreau/nmdp/stepper.hpp"
 #include "moreau/sim/settings.hpp"
 #include "moreau/solvers/solver.hpp"
 
@@ -26,8 +28,11 @@ class Simulator {
   const WarmStart& warm_start() const { return warm_; }
   const std::vector<Contact>& contacts() const { return *contacts_; }
   const std::string& error() const { return error_; }
+  // The last step's PGM statistics (mdp, nmdp, nmdp-zo; nullptr for the NCP integrators).
+  const nmdp::StepStats* nmdp_stats() const { return nmdp_ ? &nmdp_->stats() : nullptr; }
 
  private:
+  bool step_nmdp(State& s);
   void make_warm_start(const Problem& p);
   void remember_solution(const Problem& p);
 
@@ -45,6 +50,7 @@ class Simulator {
   VecX prev_lambda_, u_plus_;
   std::vector<Vec6> twist_buf_;
   State mid_;
+  std::unique_ptr<nmdp::Stepper> nmdp_;  // made on the first step of mdp, nmdp, nmdp-zo
   std::string error_;
 };
 
