@@ -26,7 +26,7 @@ struct NmdpSettings {
   double eta = 1.5;         // gamma growth/shrink factor, > 1 (Alg. 1)
   double gamma0 = 1.0;      // initial gamma of the proximal term |dw|^2 / gamma in QP (8), > 0
   int max_outer = 100;      // PGM outer iterations before the step counts as not converged
-  int max_projection = 20;  // Newton steps of the manifold projection (9) per call
+  int max_projection = 50;  // steps of the projection (9)/(11) per call (ZO converges linearly)
   double min_step = 1e-5;   // Alg. 2: smallest alpha dt [s] before the run fails
   // Contacts are detected once per step (the paper's contact points are fixed within a step) with
   // this margin [m] (or the scene's collision margin when larger), so that points about to touch
