@@ -214,3 +214,23 @@ TEST(NmdpSettingsCheck, BadValuesAreErrorsNamingTheField) {
   EXPECT_EQ(i, Integrator::NmdpZo);
   EXPECT_STREQ(integrator_name(Integrator::Mdp), "mdp");
 }
+
+TEST(NmdpSettingsCheck, SceneJsonRoundTripsAndRejectsBadNmdpValues) {
+  Scene sc = scene("pendulum");
+  sc.settings.integrator = Integrator::NmdpZo;
+  sc.settings.nmdp.delta = 0.002;
+  sc.settings.nmdp.directions = 6;
+  const std::string text = scene_to_json(sc);
+  Result<Scene> back = parse_scene_json(text, "mem.json");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(back->settings.integrator, Integrator::NmdpZo);
+  EXPECT_DOUBLE_EQ(back->settings.nmdp.delta, 0.002);
+  EXPECT_EQ(back->settings.nmdp.directions, 6);
+  std::string bad = text;
+  const size_t at = bad.find("\"delta\": 0.002");
+  ASSERT_NE(at, std::string::npos);
+  bad.replace(at, 14, "\"delta\": -1.0");
+  Result<Scene> err = parse_scene_json(bad, "mem.json");
+  ASSERT_FALSE(err.ok());
+  EXPECT_NE(err.error().message().find("nmdp.delta"), std::string::npos) << err.error().message();
+}
