@@ -107,6 +107,13 @@ int64_t configure(const SimulateOptions& o, const Scene& scene, SimSettings& st)
          kExitBadInput);
   if (const std::string bad = integrator_solver_error(st.integrator, st.solver); !bad.empty())
     fail(kCmd, bad, kExitBadInput);
+  if (is_nmdp(st.integrator)) {
+    // A model the generalized-coordinate integrators cannot handle is bad input, not a failed run.
+    Result<nmdp::Stepper> check = nmdp::Stepper::create(scene.model, st.nmdp);
+    if (!check)
+      fail(kCmd, std::string(integrator_name(st.integrator)) + ": " + check.error().message(),
+           kExitBadInput);
+  }
   if (o.tol_opt->count()) {
     finite_positive(o.tol, "--tol");
     st.solver_settings.tol = o.tol;
@@ -360,7 +367,8 @@ void add_simulate(CLI::App& app) {
   o->integrator_opt = cmd->add_option("--integrator", o->integrator,
                                       "time stepping: euler (semi-implicit), midpoint (Moreau), or "
                                       "with --solver sap the theta-method sap-symplectic, "
-                                      "sap-implicit, sap-midpoint");
+                                      "sap-implicit, sap-midpoint, or mdp, nmdp, nmdp-zo "
+                                      "(Pan & Hauser, docs/integrators.md)");
   o->tol_opt =
       cmd->add_option("--tol", o->tol, "solver stopping tolerance, L-infinity [m/s | rad/s]");
   o->max_iter_opt = cmd->add_option("--max-iter", o->max_iter, "solver iteration cap per step");

@@ -125,13 +125,43 @@ void read_softening(const Reader& r, const json& j, const Loc& at, SofteningSett
   if (!bad.empty()) r.fail(at, "valid impedance parameters", bad);
 }
 
+// The "nmdp" object: the contact model and PGM settings of mdp, nmdp, nmdp-zo
+// (nmdp/settings.hpp, docs/integrators.md).
+constexpr std::pair<const char*, double nmdp::NmdpSettings::*> kNmdpNumbers[] = {
+    {"k", &nmdp::NmdpSettings::k},
+    {"delta", &nmdp::NmdpSettings::delta},
+    {"zeta", &nmdp::NmdpSettings::zeta},
+    {"tol_G", &nmdp::NmdpSettings::tol_G},
+    {"epsilon", &nmdp::NmdpSettings::epsilon},
+    {"eta", &nmdp::NmdpSettings::eta},
+    {"gamma0", &nmdp::NmdpSettings::gamma0},
+    {"min_step", &nmdp::NmdpSettings::min_step},
+    {"contact_margin", &nmdp::NmdpSettings::contact_margin}};
+constexpr std::pair<const char*, int nmdp::NmdpSettings::*> kNmdpIntegers[] = {
+    {"expected_contacts", &nmdp::NmdpSettings::expected_contacts},
+    {"directions", &nmdp::NmdpSettings::directions},
+    {"max_outer", &nmdp::NmdpSettings::max_outer},
+    {"max_projection", &nmdp::NmdpSettings::max_projection}};
+
+void read_nmdp(const Reader& r, const json& j, const Loc& at, nmdp::NmdpSettings& s) {
+  std::vector<std::string> keys;
+  for (const auto& [k, m] : kNmdpNumbers) keys.push_back(k);
+  for (const auto& [k, m] : kNmdpIntegers) keys.push_back(k);
+  r.keys(j, at, keys);
+  for (const auto& [k, m] : kNmdpNumbers)
+    if (const json* v = Reader::get(j, k)) s.*m = r.number(*v, at.key(k), Range::Any);
+  for (const auto& [k, m] : kNmdpIntegers)
+    if (const json* v = Reader::get(j, k)) s.*m = r.integer(*v, at.key(k), -1000000, 1000000);
+  if (auto e = nmdp::validate(s)) r.fail(at, e->element + ": " + e->expected, e->got);
+}
+
 }  // namespace
 
 SimSettings read_settings(const Reader& r, const json& j, const Loc& at) {
-  r.keys(
-      j, at,
-      {"dt", "solver", "integrator", "warm_start", "solver_settings", "stabilization",
-       "restitution_threshold", "implicit_joint_forces", "dense_limit", "collision", "softening"});
+  r.keys(j, at,
+         {"dt", "solver", "integrator", "warm_start", "solver_settings", "stabilization",
+          "restitution_threshold", "implicit_joint_forces", "dense_limit", "collision", "softening",
+          "nmdp"});
   SimSettings s;
   if (const json* v = Reader::get(j, "dt")) s.dt = r.number(*v, at.key("dt"), Range::Positive);
   if (const json* v = Reader::get(j, "solver")) {
@@ -169,6 +199,7 @@ SimSettings read_settings(const Reader& r, const json& j, const Loc& at) {
   }
   if (const json* v = Reader::get(j, "softening"))
     read_softening(r, *v, at.key("softening"), s.dynamics.softening);
+  if (const json* v = Reader::get(j, "nmdp")) read_nmdp(r, *v, at.key("nmdp"), s.nmdp);
   return s;
 }
 
@@ -196,6 +227,11 @@ ojson write_settings(const SimSettings& s) {
   write_fields(sf, kSofteningFlags, d.softening);
   for (const auto& [key, member] : kSofteningImpedances)
     write_fields(sf[key], kImpedanceFields, d.softening.*member);
+  if (is_nmdp(s.integrator)) {  // only then, so that other scenes' files are unchanged
+    ojson& n = o["nmdp"];
+    for (const auto& [k, m] : kNmdpNumbers) n[k] = s.nmdp.*m;
+    for (const auto& [k, m] : kNmdpIntegers) n[k] = s.nmdp.*m;
+  }
   return o;
 }
 

@@ -14,6 +14,9 @@ constexpr IntegratorName kNames[] = {
     {Integrator::SapSymplecticEuler, "sap-symplectic", nullptr},
     {Integrator::SapImplicitEuler, "sap-implicit", nullptr},
     {Integrator::SapMidpoint, "sap-midpoint", nullptr},
+    {Integrator::Mdp, "mdp", nullptr},
+    {Integrator::Nmdp, "nmdp", nullptr},
+    {Integrator::NmdpZo, "nmdp-zo", nullptr},
 };
 }  // namespace
 
@@ -34,7 +37,7 @@ bool parse_integrator(const std::string& s, Integrator* out) {
 
 const char* integrator_names() {
   return "semi-implicit-euler (euler), moreau-midpoint (midpoint), sap-symplectic, sap-implicit, "
-         "sap-midpoint";
+         "sap-midpoint, mdp, nmdp, nmdp-zo";
 }
 
 bool integrator_theta(Integrator i, double* theta, double* theta_vq) {

@@ -7,6 +7,7 @@
 
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/settings.hpp"
+#include "moreau/nmdp/settings.hpp"
 #include "moreau/solvers/solver_settings.hpp"
 
 namespace moreau {
@@ -20,7 +21,15 @@ enum class Integrator : uint8_t {
   SapSymplecticEuler,  // theta = 0, theta_vq = 1
   SapImplicitEuler,    // theta = theta_vq = 1
   SapMidpoint,         // theta = theta_vq = 1/2: second order (Sec. VI-B)
+  // Pan & Hauser 2021 in generalized coordinates, without the NCP solver (docs/integrators.md):
+  Mdp,     // NE-MDP: forward Euler, one convex QP in the polytope weights
+  Nmdp,    // NE-NMDP: backward Euler, first-order PGM (Alg. 1) with step halving (Alg. 2)
+  NmdpZo,  // NE-ZONMDP: as Nmdp with the zeroth-order Jacobian (eq. 10-11)
 };
+// True for the integrators that bypass the NCP solver (mdp, nmdp, nmdp-zo).
+inline bool is_nmdp(Integrator i) {
+  return i == Integrator::Mdp || i == Integrator::Nmdp || i == Integrator::NmdpZo;
+}
 const char* integrator_name(Integrator i);
 bool parse_integrator(const std::string& s, Integrator* out);
 // Every accepted name, for messages: "semi-implicit-euler, moreau-midpoint, ...".
@@ -40,7 +49,8 @@ struct SimSettings {
   Integrator integrator = Integrator::SemiImplicitEuler;
   DynamicsSettings dynamics;
   CollisionSettings collision;
-  bool warm_start = true;  // reuse the previous step's impulses by persistent constraint id
+  nmdp::NmdpSettings nmdp;  // contact model and PGM settings of mdp, nmdp, nmdp-zo
+  bool warm_start = true;   // reuse the previous step's impulses by persistent constraint id
 };
 
 }  // namespace moreau

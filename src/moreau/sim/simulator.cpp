@@ -74,6 +74,7 @@ bool Simulator::step(State& s) {
     error_ = std::move(bad);
     return false;
   }
+  if (is_nmdp(settings_.integrator)) return step_nmdp(s);
   const bool midpoint = settings_.integrator == Integrator::MoreauMidpoint;
   // SAP's theta-method (Castro et al. 2023, Alg. 1): contacts and J at s, the free motion and A
   // from the builder (eq. 13-18), then s+ = s [+] dt (theta_vq u+ + (1 - theta_vq) u-) (eq. 12).
@@ -126,6 +127,43 @@ bool Simulator::step(State& s) {
   if (settings_.dynamics.position_projection && !settings_.dynamics.softening.enabled)
     projector_.project(s, settings_.dynamics);
   s.t += dt;
+  if (!s.all_finite()) {
+    error_ = "non-finite state after the step ending at t = " + std::to_string(s.t) + " s";
+    return false;
+  }
+  return true;
+}
+
+// mdp, nmdp, nmdp-zo: contacts detected once at s (fixed within the step, Pan & Hauser 2021,
+// Sec. VII), then the generalized-coordinate stepper; no NCP. The Solution reports the PGM outer
+// iterations as `iterations` and the Alg. 2 halvings as `fallbacks`.
+bool Simulator::step_nmdp(State& s) {
+  if (!nmdp_) {
+    Result<nmdp::Stepper> st = nmdp::Stepper::create(*model_, settings_.nmdp);
+    if (!st) {
+      error_ = st.error().message();
+      return false;
+    }
+    nmdp_ = std::make_unique<nmdp::Stepper>(std::move(*st));
+  }
+  CollisionSettings cs = settings_.collision;
+  cs.margin = std::max(cs.margin, settings_.nmdp.contact_margin);
+  contacts_ = &collision_.detect(s, cs);
+  const nmdp::Method method = settings_.integrator == Integrator::Mdp    ? nmdp::Method::Mdp
+                              : settings_.integrator == Integrator::Nmdp ? nmdp::Method::Nmdp
+                                                                         : nmdp::Method::NmdpZo;
+  const bool ok = nmdp_->step(method, s, *contacts_, settings_.dt);
+  const nmdp::StepStats& st = nmdp_->stats();
+  solution_.lambda.resize(0);
+  solution_.v_plus.resize(0);
+  solution_.iterations = st.outer;
+  solution_.fallbacks = st.alpha_cuts;
+  solution_.status = ok ? SolveStatus::Converged : SolveStatus::Failed;
+  solution_.message = ok ? std::string() : nmdp_->error();
+  if (!ok) {
+    error_ = nmdp_->error();
+    return false;
+  }
   if (!s.all_finite()) {
     error_ = "non-finite state after the step ending at t = " + std::to_string(s.t) + " s";
     return false;

@@ -1,12 +1,14 @@
 #pragma once
 // Simulator::step: the pipeline of the design sketch, one plain value handed on per stage:
 //   collision::detect -> dynamics::build_problem -> solvers::solve -> sim::integrate.
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/dynamics/projection.hpp"
+#include "moreau/nmdp/stepper.hpp"
 #include "moreau/sim/settings.hpp"
 #include "moreau/solvers/solver.hpp"
 
@@ -31,8 +33,11 @@ class Simulator {
   const std::vector<std::string>& warnings() const { return collision_.warnings(); }
   // Iterations, errors and time of the last step's position projection (zeros when it is off).
   const ProjectionStats& projection_stats() const { return projector_.stats(); }
+  // The last step's PGM statistics (mdp, nmdp, nmdp-zo; nullptr for the NCP integrators).
+  const nmdp::StepStats* nmdp_stats() const { return nmdp_ ? &nmdp_->stats() : nullptr; }
 
  private:
+  bool step_nmdp(State& s);
   void make_warm_start(const Problem& p);
   void remember_solution(const Problem& p);
 
@@ -53,6 +58,7 @@ class Simulator {
   std::vector<Vec6> twist_buf_, vq_buf_;  // u+ and the theta-method's v^theta_vq (eq. 6)
   double theta_vq_ = 1.0;
   State mid_;
+  std::unique_ptr<nmdp::Stepper> nmdp_;  // made on the first step of mdp, nmdp, nmdp-zo
   std::string error_;
 };
 

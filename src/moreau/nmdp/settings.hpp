@@ -1,0 +1,40 @@
+#pragma once
+// Settings of the NMDP integrators (Pan & Hauser 2021): `mdp` (the forward-Euler NE-MDP
+// baseline), `nmdp` (backward Euler solved by first-order PGM, Alg. 1-2) and `nmdp-zo` (the
+// zeroth-order PGM, eq. 10-11). docs/integrators.md explains each field.
+#include <optional>
+#include <string>
+
+#include "moreau/model/error.hpp"
+
+namespace moreau::nmdp {
+
+struct NmdpSettings {
+  // Contact stiffness k of the smooth polytope v_x^i = k d^3 (n + mu t^i) (Remark 6) [N/m^3].
+  // 0: chosen from the model, k = m g / (expected_contacts delta^3), so that expected_contacts
+  // contacts carry the total weight m g at penetration delta (the paper gives no value).
+  double k = 0.0;
+  double delta = 5e-3;        // allowed penetration for the k rule [m], > 0
+  int expected_contacts = 4;  // contacts sharing the weight in the k rule, >= 1
+  int directions = 4;         // friction directions t^i per contact (polytope vertices), >= 3
+  // Remark 7 workaround of A5.4 for nmdp-zo: v = k (d^3 + zeta delta^3)(n + mu t^i), i.e. zeta is
+  // the off-contact force bound relative to the force at depth delta (our reading: the paper adds
+  // zeta to d^3 without units). Applied to nmdp-zo only; 0 switches it off.
+  double zeta = 1e-3;
+  double tol_G = 1e-8;      // projection stops when |G|_inf <= tol_G max(1, |tau|_inf) [N, N m]
+  double epsilon = 1e-6;    // PGM stops when |theta^k - theta^{k-1}|_inf < epsilon (Alg. 1 l. 13)
+  double eta = 1.5;         // gamma growth/shrink factor, > 1 (Alg. 1)
+  double gamma0 = 1.0;      // initial gamma of the proximal term |dw|^2 / gamma in QP (8), > 0
+  int max_outer = 100;      // PGM outer iterations before the step counts as not converged
+  int max_projection = 50;  // steps of the projection (9)/(11) per call (ZO converges linearly)
+  double min_step = 1e-5;   // Alg. 2: smallest alpha dt [s] before the run fails
+  // Contacts are detected once per step (the paper's contact points are fixed within a step) with
+  // this margin [m] (or the scene's collision margin when larger), so that points about to touch
+  // carry a (zero at first) polytope.
+  double contact_margin = 0.02;
+};
+
+// Checks ranges; the error names the field ("nmdp.delta") and the expectation.
+std::optional<Error> validate(const NmdpSettings& s);
+
+}  // namespace moreau::nmdp

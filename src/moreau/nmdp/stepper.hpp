@@ -1,0 +1,96 @@
+#pragma once
+// The NMDP time steppers of Pan & Hauser 2021 on a Tree:
+//   Mdp    NE-MDP baseline: forward Euler (eq. 3), one convex QP in the weights w.
+//   Nmdp   backward Euler, problem (6) solved by first-order PGM (Alg. 1: QP (8), projection (9))
+//          inside the adaptive step halving of Alg. 2.
+//   NmdpZo the same with the zeroth-order Jacobian (eq. 10-11): v_x's theta-derivative dropped.
+// Readings of the paper's open points are listed in docs/integrators.md.
+#include <string>
+#include <vector>
+
+#include "moreau/nmdp/contact_model.hpp"
+#include "moreau/nmdp/settings.hpp"
+#include "moreau/nmdp/simplex_qp.hpp"
+
+namespace moreau::nmdp {
+
+enum class Method : uint8_t { Mdp, Nmdp, NmdpZo };
+
+// What the last step did.
+struct StepStats {
+  int outer = 0;          // PGM outer iterations (QP solves), summed over the step's sub-steps
+  int rejections = 0;     // outer iterations whose K increased (gamma shrunk)
+  int projections = 0;    // Newton steps of the manifold projection
+  int alpha_cuts = 0;     // Alg. 2 halvings
+  int substeps = 0;       // PGM solves that were accepted
+  int capped = 0;         // sub-steps that hit max_outer (accepted: G = 0 and K decreased)
+  double min_step = 0.0;  // smallest alpha dt used [s]
+  std::vector<double> K;  // K(theta^k) of the accepted iterates of the last PGM solve
+};
+
+class Stepper {
+ public:
+  // Fails (naming the model and the reason) when the model has loops, more than kMaxDofs
+  // coordinates or actuated spherical/free rotations, or the settings are out of range.
+  static Result<Stepper> create(const Model& model, const NmdpSettings& settings);
+  static constexpr int kMaxDofs = 64;
+
+  // Advances s by dt with the contacts detected at s. False on failure; error() says why.
+  bool step(Method method, State& s, const std::vector<Contact>& contacts, double dt);
+  const StepStats& stats() const { return stats_; }
+  const std::string& error() const { return error_; }
+  const Tree& tree() const { return tree_; }
+  const ContactModel& contacts() const { return contacts_; }
+  double stiffness() const { return k_; }
+
+  // ---- The pieces of a step (public for the tests) ----
+  // Starts a step at s: charts, theta_-, theta_dot_-, contacts (with the zeta offset for ZO).
+  void begin(Method method, const State& s, const std::vector<Contact>& contacts);
+  // Sets the sub-step: theta_-, theta_dot_-, its length h and its end time t_new.
+  void set_substep(const VecX& theta_minus, const VecX& qd_minus, double h, double t_new);
+  const VecX& theta_minus() const { return theta_m_; }
+  const VecX& qd_minus() const { return qd_m_; }
+  // G_alpha(theta, w) of (6) and, when J != nullptr, dG/dtheta (exact, or zeroth-order: the
+  // dv/dtheta term dropped) by forward-mode automatic differentiation.
+  void residual(const VecX& theta, const VecX& w, VecX& G, MatX* J, bool zeroth_order);
+  // dG/dw = -[J_x^T v_x^i] (one column per weight) at theta.
+  void weight_jacobian(const VecX& theta, MatX& B);
+  // K(theta) = 1/2 theta_dot^T H theta_dot, and its gradient when grad != nullptr.
+  double kinetic(const VecX& theta, VecX* grad);
+  // The joint-space mass matrix at theta.
+  void mass(const VecX& theta, MatX& H);
+  // Projection (9)/(11): Newton on G(., w) = 0 from theta. False when |G| does not decrease,
+  // dG/dtheta is near singular or max_projection steps do not reach tol.
+  bool project(VecX& theta, const VecX& w, bool zeroth_order);
+  // Algorithm 1 on the current sub-step. Returns false when the projection diverged.
+  bool pgm(bool zeroth_order, VecX& theta, VecX& w);
+  // |G| tolerance of the current sub-step.
+  double tolerance() const { return tol_; }
+
+ private:
+  bool simulate(bool zeroth_order, const VecX& theta_minus, const VecX& qd_minus, double h,
+                double t0, VecX& theta, VecX& qd);
+  bool mdp(VecX& theta, VecX& qd);
+  template <class T>
+  void generalized_residual(const VX<T>& theta, const VecX& w, bool frozen, VX<T>& G);
+  template <class T>
+  T actuation(int dof, const T& q, const T& qd) const;
+
+  Stepper(const Model& model, Tree tree, const NmdpSettings& settings);
+  const Model* model_;
+  Tree tree_;
+  NmdpSettings settings_;
+  double k_ = 0.0;
+  ContactModel contacts_;
+  std::vector<const Joint*> dof_joint_;  // the moreau joint of each DoF (nullptr: implicit)
+  std::vector<int> dof_index_;           // its DoF index within the joint
+  std::vector<bool> dof_angular_;
+  std::vector<int> groups_;
+  SimplexQp qp_;
+  VecX theta_m_, qd_m_;
+  double h_ = 0.0, t_new_ = 0.0, tol_ = 0.0;
+  StepStats stats_;
+  std::string error_;
+};
+
+}  // namespace moreau::nmdp

@@ -1,0 +1,236 @@
+// The NMDP steppers (Pan & Hauser 2021): projection (9), PGM (Alg. 1), step halving (Alg. 2),
+// convergence in dt without contacts, and resting contact under nmdp and mdp.
+#include <gtest/gtest.h>
+
+#include <Eigen/Cholesky>
+#include <cmath>
+#include <cstdlib>
+
+#include "moreau/nmdp/stepper.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
+
+using namespace moreau;
+using namespace moreau::nmdp;
+
+namespace {
+
+Scene scene(const std::string& name, const SceneParams& p = {}) {
+  Result<Scene> s = make_builtin_scene(name, p);
+  EXPECT_TRUE(s.ok());
+  return *s;
+}
+
+// The quadruped lowered so that its feet are 5 mm deep, at the start of a 20 ms step.
+struct PressedQuadruped {
+  Scene sc = scene("quadruped");
+  CollisionDetector det{sc.model};
+  Stepper st = *Stepper::create(sc.model, NmdpSettings{});
+  explicit PressedQuadruped(Method method, double h = 0.02) {
+    for (int b = 0; b < sc.initial.num_bodies(); ++b) sc.initial.r[b].z() -= 0.015;
+    for (int b = 0; b < sc.initial.num_bodies(); ++b) sc.initial.u[b](2) = -0.3;
+    CollisionSettings cs;
+    cs.margin = 0.02;
+    st.begin(method, sc.initial, det.detect(sc.initial, cs));
+    st.set_substep(st.theta_minus(), st.qd_minus(), h, h);
+  }
+};
+
+}  // namespace
+
+TEST(NmdpPgm, ProjectionReachesTheManifoldGEqualsZero) {
+  // The zeroth-order projection (11) converges linearly, with a rate that worsens as the dropped
+  // stiffness term 3 k d^2 J^T u n^T J grows against H / h^2: a 5 ms step for it.
+  for (bool zo : {false, true}) {
+    const double h = zo ? 0.005 : 0.02;
+    PressedQuadruped q(zo ? Method::NmdpZo : Method::Nmdp, h);
+    const int n = q.st.tree().dofs(), m = q.st.contacts().weights();
+    ASSERT_EQ(m, 16);
+    VecX w, G, G0, theta;
+    q.st.residual(q.st.theta_minus(), VecX::Zero(m), G0, nullptr, false);
+    ASSERT_TRUE(q.st.pgm(zo, theta, w));  // sets the tolerance; w: realistic weights
+    // Alg. 1, l. 2: the contact-free start from the explicit prediction; l. 7: after a change
+    // of the weights (here: PGM's weights scaled by 0.9, from PGM's theta).
+    VecX th = q.st.theta_minus() + h * q.st.qd_minus();
+    const VecX zero = VecX::Zero(m);
+    ASSERT_TRUE(q.st.project(th, zero, zo));
+    q.st.residual(th, zero, G, nullptr, false);
+    EXPECT_LE(G.lpNorm<Eigen::Infinity>(), q.st.tolerance());
+    EXPECT_LT(G.lpNorm<Eigen::Infinity>(), 1e-8 * G0.lpNorm<Eigen::Infinity>());
+    th = theta;
+    w *= 0.9;
+    ASSERT_TRUE(q.st.project(th, w, zo)) << zo;
+    q.st.residual(th, w, G, nullptr, false);
+    EXPECT_LE(G.lpNorm<Eigen::Infinity>(), q.st.tolerance());
+    EXPECT_GT((th - theta).norm(), 1e-7);  // the weights moved the manifold
+    EXPECT_EQ(th.size(), n);
+  }
+}
+
+TEST(NmdpPgm, KineticEnergyDecreasesMonotonicallyOverAcceptedIterates) {
+  for (Method method : {Method::Nmdp, Method::NmdpZo}) {
+    PressedQuadruped q(method);
+    VecX theta, w;
+    ASSERT_TRUE(q.st.pgm(method == Method::NmdpZo, theta, w));
+    const std::vector<double>& K = q.st.stats().K;
+    ASSERT_GE(K.size(), 3u) << "PGM should take a few accepted steps";
+    for (size_t i = 1; i < K.size(); ++i) EXPECT_LE(K[i], K[i - 1]) << i;
+    // Contact forces slow the fall; the zeroth-order PGM (inexact gradient) progresses slowly
+    // and stops at the outer-iteration cap (Pan & Hauser 2021: ~10x more outer iterations).
+    EXPECT_LT(K.back(), (method == Method::Nmdp ? 0.5 : 0.9) * K.front());
+    // The final iterate is on the manifold with feasible weights.
+    VecX G;
+    q.st.residual(theta, w, G, nullptr, false);
+    EXPECT_LE(G.lpNorm<Eigen::Infinity>(), q.st.tolerance());
+    EXPECT_GE(w.minCoeff(), -1e-12);
+    for (int c = 0; c < q.st.contacts().size(); ++c)
+      EXPECT_LE(w.segment(c * 4, 4).sum(), 1.0 + 1e-9);
+  }
+}
+
+TEST(NmdpAlgorithm2, HalvesAlphaOnAForcedDivergenceAndStillReachesTheStepEnd) {
+  // A projection capped at one Newton step cannot reach tol_G on a 0.2 s step of a swinging
+  // pendulum; the halvings of Alg. 2 shrink the sub-steps until one Newton step suffices.
+  Scene sc = scene("pendulum", {{"theta0", "1.2"}});
+  SimSettings st = sc.settings;
+  st.integrator = Integrator::Nmdp;
+  st.dt = 0.2;
+  st.nmdp.max_projection = 1;
+  Simulator sim(sc.model, st);
+  State s = sc.initial;
+  ASSERT_TRUE(sim.step(s)) << sim.error();
+  const StepStats& stats = *sim.nmdp_stats();
+  EXPECT_GT(stats.alpha_cuts, 0);
+  EXPECT_LT(stats.min_step, 0.2);
+  EXPECT_EQ(stats.substeps, stats.alpha_cuts + 1);  // a binary tree of halvings
+  EXPECT_DOUBLE_EQ(s.t, 0.2);
+  EXPECT_EQ(sim.solution().fallbacks, stats.alpha_cuts);
+  // The same end time with the default cap, without halving, and a similar state.
+  SimSettings ref = st;
+  ref.nmdp.max_projection = 20;
+  Simulator sim2(sc.model, ref);
+  State s2 = sc.initial;
+  ASSERT_TRUE(sim2.step(s2));
+  EXPECT_EQ(sim2.nmdp_stats()->alpha_cuts, 0);
+  EXPECT_LT((s.r[0] - s2.r[0]).norm(), 0.2);
+  // Below the minimum alpha dt the run fails with the time and the reason.
+  st.nmdp.min_step = 0.15;
+  Simulator sim3(sc.model, st);
+  State s3 = sc.initial;
+  EXPECT_FALSE(sim3.step(s3));
+  EXPECT_NE(sim3.error().find("diverged at t = 0"), std::string::npos) << sim3.error();
+}
+
+TEST(NmdpConvergence, PendulumConvergesToTheExactTrajectoryAtFirstOrder) {
+  // No contacts: nmdp is backward Euler in theta. Reference: RK4 on H qdd + C = 0 at 1e-5 s.
+  Scene sc = scene("pendulum", {{"theta0", "0.8"}});
+  Result<Tree> tr = Tree::build(sc.model);
+  VecX q, qd;
+  tr->from_state(sc.initial, q, qd);
+  const double T = 0.48;
+  auto accel = [&](const VecX& x, const VecX& v) {
+    Kinematics<double> k;
+    forward_kinematics<double>(*tr, x, k);
+    MatX H;
+    mass_matrix<double>(*tr, k, H);
+    std::vector<V6<double>> f(1, V6<double>::Zero());
+    VecX C;
+    inverse_dynamics<double>(*tr, k, v, VecX::Zero(x.size()), f, C);
+    return VecX(-H.ldlt().solve(C));
+  };
+  VecX x = q, v = qd;
+  const double hr = 1e-5;
+  for (int i = 0; i < static_cast<int>(std::lround(T / hr)); ++i) {
+    const VecX a1 = accel(x, v), v1 = v;
+    const VecX a2 = accel(x + 0.5 * hr * v1, v + 0.5 * hr * a1), v2 = v + 0.5 * hr * a1;
+    const VecX a3 = accel(x + 0.5 * hr * v2, v + 0.5 * hr * a2), v3 = v + 0.5 * hr * a2;
+    const VecX a4 = accel(x + hr * v3, v + hr * a3), v4 = v + hr * a3;
+    x += hr / 6 * (v1 + 2 * v2 + 2 * v3 + v4);
+    v += hr / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
+  }
+  std::vector<double> err;
+  for (double dt : {8e-3, 4e-3, 2e-3, 1e-3}) {
+    SimSettings st = sc.settings;
+    st.integrator = Integrator::Nmdp;
+    st.dt = dt;
+    Simulator sim(sc.model, st);
+    State s = sc.initial;
+    for (int i = 0; i < static_cast<int>(std::lround(T / dt)); ++i) ASSERT_TRUE(sim.step(s));
+    VecX qe, qde;
+    tr->from_state(s, qe, qde);
+    err.push_back(std::abs(qe[0] - x[0]));
+  }
+  for (size_t i = 1; i < err.size(); ++i) {
+    const double order = std::log2(err[i - 1] / err[i]);
+    std::printf("nmdp pendulum: dt %.0e -> %.0e, error %.3e -> %.3e, order %.3f\n",
+                8e-3 / (1 << (i - 1)), 8e-3 / (1 << i), err[i - 1], err[i], order);
+    EXPECT_NEAR(order, 1.0, 0.15);
+  }
+  EXPECT_LT(err.back(), 1e-2);
+}
+
+TEST(NmdpContact, BoxRestsOnTheGroundAtPenetrationDeltaWithoutDrift) {
+  for (Integrator integ : {Integrator::Nmdp, Integrator::Mdp}) {
+    // Placed touching the ground, at rest. The polytope force is bounded by k d^3 and only
+    // dissipates (MDP), so the box sinks until 4 k d^3 >= m g, i.e. d >= delta, with a small
+    // overshoot from the velocity it has gathered by then; then it stays.
+    Scene sc = scene("box-on-plane", {{"drop", "0"}});
+    SimSettings st = sc.settings;
+    st.integrator = integ;
+    st.dt = 0.01;
+    Simulator sim(sc.model, st);
+    State s = sc.initial;
+    for (int i = 0; i < 100; ++i) ASSERT_TRUE(sim.step(s)) << sim.error();
+    const State mid = s;
+    for (int i = 0; i < 100; ++i) ASSERT_TRUE(sim.step(s)) << sim.error();
+    const double delta = st.nmdp.delta, half = 0.1;
+    const double pen = half - s.r[0].z();
+    EXPECT_GE(pen, 0.99 * delta) << integrator_name(integ);
+    // nmdp: the force at the new depth; mdp: at the old one, so it sinks one step further.
+    EXPECT_LE(pen, (integ == Integrator::Nmdp ? 1.4 : 1.8) * delta) << integrator_name(integ);
+    EXPECT_LT(s.u[0].norm(), 1e-3) << integrator_name(integ);
+    EXPECT_LT((s.r[0] - mid.r[0]).norm(), 1e-4) << integrator_name(integ);
+    EXPECT_LT(s.q[0].angularDistance(mid.q[0]), 1e-4) << integrator_name(integ);
+    std::printf("%s box at rest: penetration %.4f m (delta %.4f), |u| %.2e, drift %.2e m in 1 s\n",
+                integrator_name(integ), pen, delta, s.u[0].norm(), (s.r[0] - mid.r[0]).norm());
+  }
+}
+
+TEST(NmdpSettingsCheck, BadValuesAreErrorsNamingTheField) {
+  NmdpSettings s;
+  s.delta = -1.0;
+  auto e = validate(s);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_NE(e->message().find("nmdp.delta"), std::string::npos);
+  s = NmdpSettings{};
+  s.eta = 1.0;
+  EXPECT_TRUE(validate(s).has_value());
+  s = NmdpSettings{};
+  s.directions = 2;
+  EXPECT_TRUE(validate(s).has_value());
+  EXPECT_FALSE(validate(NmdpSettings{}).has_value());
+  Integrator i;
+  ASSERT_TRUE(parse_integrator("nmdp-zo", &i));
+  EXPECT_EQ(i, Integrator::NmdpZo);
+  EXPECT_STREQ(integrator_name(Integrator::Mdp), "mdp");
+}
+
+TEST(NmdpSettingsCheck, SceneJsonRoundTripsAndRejectsBadNmdpValues) {
+  Scene sc = scene("pendulum");
+  sc.settings.integrator = Integrator::NmdpZo;
+  sc.settings.nmdp.delta = 0.002;
+  sc.settings.nmdp.directions = 6;
+  const std::string text = scene_to_json(sc);
+  Result<Scene> back = parse_scene_json(text, "mem.json");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(back->settings.integrator, Integrator::NmdpZo);
+  EXPECT_DOUBLE_EQ(back->settings.nmdp.delta, 0.002);
+  EXPECT_EQ(back->settings.nmdp.directions, 6);
+  std::string bad = text;
+  const size_t at = bad.find("\"delta\": 0.002");
+  ASSERT_NE(at, std::string::npos);
+  bad.replace(at, 14, "\"delta\": -1.0");
+  Result<Scene> err = parse_scene_json(bad, "mem.json");
+  ASSERT_FALSE(err.ok());
+  EXPECT_NE(err.error().message().find("nmdp.delta"), std::string::npos) << err.error().message();
+}
