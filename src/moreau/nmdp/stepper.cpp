@@ -95,8 +95,6 @@ T Stepper::actuation(int i, const T& q, const T& qd) const {
   double c = j->damping[k];
   if (a.mode == ActuationMode::Passive && c == 0.0) return T(0.0);
   const double phase = 2.0 * kPi * a.frequency * t_new_ + a.phase;
-  const double target = a.target + a.amplitude * std::sin(phase);
-  const double rate = a.amplitude * 2.0 * kPi * a.frequency * std::cos(phase);
   T t0 = T(0.0);
   switch (a.mode) {
     case ActuationMode::Passive:
@@ -104,18 +102,21 @@ T Stepper::actuation(int i, const T& q, const T& qd) const {
     case ActuationMode::Force:
       t0 = T(a.force + a.amplitude * std::sin(phase));
       break;
-    case ActuationMode::Position: {
-      T err = target - q;
+    // The servo at the new state is stable PD (Tan, Liu & Turk 2011) already: both modes agree.
+    case ActuationMode::Position:
+    case ActuationMode::StablePd: {
+      const ActuatorReference ref = actuator_reference(a, t_new_);
+      T err = ref.q - q;
       if (dof_angular_[i]) {
         const double e = value_of(err);
         err += std::atan2(std::sin(e), std::cos(e)) - e;  // wrap to (-pi, pi]
       }
-      t0 = a.force + a.kp * err + a.kd * rate;
+      t0 = a.force + a.kp * err + a.kd * ref.qd;
       c += a.kd;
       break;
     }
     case ActuationMode::Velocity:
-      t0 = T(a.force + a.kd * target);
+      t0 = T(a.force + a.kd * (a.target + a.amplitude * std::sin(phase)));
       c += a.kd;
       break;
   }
