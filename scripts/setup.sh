@@ -9,6 +9,7 @@ PACKAGES=(
   libtinyxml2-dev liburdfdom-dev
   libmujoco-dev libmujoco-samples
   libsiconos-numerics-dev
+  libsuitesparse-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -34,10 +34,13 @@ struct SapParameters {
   int ls_max_iters = 100;  // line-search (rtsafe) iterations
   double ls_tol = 1e-10;   // |dl/dalpha| <= ls_tol |dl/dalpha(0)| ends the line search
   bool cost_stop = true;   // also stop when the cost stalls at round-off (alpha > 0.5)
+  int linear_solver = -1;  // Newton system: -1 auto, 0 dense LLT, 1 CHOLMOD (sap_linear.hpp)
+  int dense_max = 120;     // auto: dense when 6 nb <= dense_max
 };
 
 // Reads SolverSettings (tol -> rel_tol, max_iters, params "stiffness", "tau_d", "beta",
-// "sigma", "abs_tol", "alpha_max", "ls_max_iters", "ls_tol", "cost_stop"). The only place
+// "sigma", "abs_tol", "alpha_max", "ls_max_iters", "ls_tol", "cost_stop", "linear_solver",
+// "dense_max"). The only place
 // that reads SAP settings.
 SapParameters sap_parameters(const SolverSettings& s);
 // Empty when valid; otherwise which parameter is wrong, e.g. "sap: sigma must be >= 0, got -1".
@@ -78,6 +81,7 @@ struct SapResult {
   int iterations = 0;        // Newton steps (factorizations)
   double em = 0.0;           // momentum error e_m at exit (eq. 32)
   const char* message = "";  // static text on failure or stall
+  bool sparse = false;       // the Hessian was factored by CHOLMOD (sap_linear.hpp)
 };
 SapResult sap_minimize(const Problem& p, const SapParameters& prm, const SapModel& m, VecX& v,
                        VecX& gamma, SolverWorkspace& ws, std::vector<double>* em_trace,

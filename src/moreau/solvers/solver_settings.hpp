@@ -97,6 +97,8 @@ struct SapSettings {
   int ls_max_iters = 100;       // line-search (rtsafe) iterations
   double ls_tol = 1e-10;        // [1] |dl/dalpha| <= ls_tol |dl/dalpha(0)| ends the line search
   bool cost_stop = true;        // also stop when the cost stalls at round-off
+  int linear_solver = -1;       // Newton system: -1 auto, 0 dense LLT, 1 sparse (CHOLMOD)
+  int dense_max = 120;          // [rows] auto: dense LLT while 6 nb <= dense_max
 };
 
 struct DirectSettings {
