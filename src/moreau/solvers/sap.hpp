@@ -35,7 +35,7 @@ struct SapParameters {
   double ls_tol = 1e-10;   // |dl/dalpha| <= ls_tol |dl/dalpha(0)| ends the line search
   bool cost_stop = true;   // also stop when the cost stalls at round-off (alpha > 0.5)
   int linear_solver = -1;  // Newton system: -1 auto, 0 dense LLT, 1 CHOLMOD (sap_linear.hpp)
-  int dense_max = 120;     // auto: dense when 6 nb <= dense_max
+  int dense_max = 90;      // auto: dense when 6 nb <= dense_max
 };
 
 // Reads SolverSettings (tol -> rel_tol, max_iters, params "stiffness", "tau_d", "beta",

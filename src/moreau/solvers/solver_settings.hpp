@@ -98,7 +98,7 @@ struct SapSettings {
   double ls_tol = 1e-10;        // [1] |dl/dalpha| <= ls_tol |dl/dalpha(0)| ends the line search
   bool cost_stop = true;        // also stop when the cost stalls at round-off
   int linear_solver = -1;       // Newton system: -1 auto, 0 dense LLT, 1 sparse (CHOLMOD)
-  int dense_max = 120;          // [rows] auto: dense LLT while 6 nb <= dense_max
+  int dense_max = 90;           // [rows] auto: dense LLT while 6 nb <= dense_max
 };
 
 struct DirectSettings {
