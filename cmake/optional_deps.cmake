@@ -100,3 +100,24 @@ if(MOREAU_MUJOCO_INCLUDE AND MOREAU_MUJOCO_LIB)
   list(APPEND MOREAU_BENCH_LIBS moreau_dep_mujoco)
 endif()
 # --- end peers ---------------------------------------------------------------------------------
+
+# --- Sparse Cholesky for SAP's Newton Hessian ---------------------------------------------------
+# Optional: CHOLMOD (libsuitesparse-dev) factors SAP's Hessian M + J^T G J on its block pattern
+# (src/moreau/solvers/sap_linear.cpp). Without it SAP always uses its dense LLT. Turn it off
+# with -DMOREAU_USE_CHOLMOD=OFF.
+option(MOREAU_USE_CHOLMOD "Use CHOLMOD (SuiteSparse) for SAP's sparse Newton system when found" ON)
+if(MOREAU_USE_CHOLMOD)
+  find_path(MOREAU_CHOLMOD_INCLUDE cholmod.h PATH_SUFFIXES suitesparse)
+  find_library(MOREAU_CHOLMOD_LIB cholmod)
+  if(MOREAU_CHOLMOD_INCLUDE AND MOREAU_CHOLMOD_LIB)
+    add_library(moreau_dep_cholmod INTERFACE)
+    target_include_directories(moreau_dep_cholmod SYSTEM INTERFACE ${MOREAU_CHOLMOD_INCLUDE})
+    target_link_libraries(moreau_dep_cholmod INTERFACE ${MOREAU_CHOLMOD_LIB})
+    target_compile_definitions(moreau_dep_cholmod INTERFACE MOREAU_HAVE_CHOLMOD=1)
+    list(APPEND MOREAU_SOLVER_LIBS moreau_dep_cholmod)
+    message(STATUS "moreau: SAP sparse Hessian with CHOLMOD (${MOREAU_CHOLMOD_LIB})")
+  else()
+    message(STATUS "moreau: CHOLMOD not found (libsuitesparse-dev): SAP uses its dense Hessian")
+  endif()
+endif()
+# --- end sparse Cholesky -----------------------------------------------------------------------

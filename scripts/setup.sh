@@ -9,6 +9,7 @@ PACKAGES=(
   libtinyxml2-dev liburdfdom-dev
   libmujoco-dev libmujoco-samples
   libsiconos-numerics-dev
+  libsuitesparse-dev
   python3-cvxopt  # reference QP solutions in tests/nmdp (run with /usr/bin/python3)
 )
 missing=()

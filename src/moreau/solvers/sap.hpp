@@ -38,11 +38,13 @@ struct SapParameters {
   // Warm start from the previous velocity u^- (the paper's, Sec. IV) even when the previous
   // step's impulses are given; off: v = u_free + M^-1 J^T lambda_warm.
   bool warm_velocity = false;
+  int linear_solver = -1;  // Newton system: -1 auto, 0 dense LLT, 1 CHOLMOD (sap_linear.hpp)
+  int dense_max = 90;      // auto: dense when 6 nb <= dense_max
 };
 
 // Reads SolverSettings (tol -> rel_tol, max_iters, params "stiffness", "tau_d", "beta",
-// "sigma", "abs_tol", "alpha_max", "ls_max_iters", "ls_tol", "cost_stop", "warm_velocity"). The
-// only place that reads SAP settings.
+// "sigma", "abs_tol", "alpha_max", "ls_max_iters", "ls_tol", "cost_stop", "warm_velocity",
+// "linear_solver", "dense_max"). The only place that reads SAP settings.
 SapParameters sap_parameters(const SolverSettings& s);
 // Empty when valid; otherwise which parameter is wrong, e.g. "sap: sigma must be >= 0, got -1".
 std::string sap_parameters_error(const SapParameters& prm);
@@ -83,6 +85,7 @@ struct SapResult {
   int iterations = 0;        // Newton steps (factorizations)
   double em = 0.0;           // momentum error e_m at exit (eq. 32)
   const char* message = "";  // static text on failure or stall
+  bool sparse = false;       // the Hessian was factored by CHOLMOD (sap_linear.hpp)
 };
 SapResult sap_minimize(const Problem& p, const SapParameters& prm, const SapModel& m, VecX& v,
                        GrowVec& gamma, SolverWorkspace& ws, std::vector<double>* em_trace,

@@ -22,6 +22,8 @@ SapParameters sap_parameters(const SolverSettings& s) {
   prm.ls_tol = s.sap.ls_tol;
   prm.cost_stop = s.sap.cost_stop;
   prm.warm_velocity = s.sap.warm_velocity;
+  prm.linear_solver = s.sap.linear_solver;
+  prm.dense_max = s.sap.dense_max;
   return prm;
 }
 
@@ -41,6 +43,9 @@ std::string sap_parameters_error(const SapParameters& prm) {
     return bad("alpha_max", "finite and >= 1", prm.alpha_max);
   if (prm.ls_max_iters < 1) return bad("ls_max_iters", ">= 1", prm.ls_max_iters);
   if (!(prm.ls_tol > 0.0)) return bad("ls_tol", "> 0", prm.ls_tol);
+  if (prm.linear_solver < -1 || prm.linear_solver > 1)
+    return bad("linear_solver", "-1 (auto), 0 (dense) or 1 (sparse)", prm.linear_solver);
+  if (prm.dense_max < 0) return bad("dense_max", ">= 0", prm.dense_max);
   return {};
 }
 

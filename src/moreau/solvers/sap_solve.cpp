@@ -1,9 +1,9 @@
 // SAP's Newton method with exact line search (Castro et al. 2023, Sec. IV, Alg. 2) on the
 // Problem's primal view, and the registered solver "sap".
-#include <Eigen/Cholesky>
 #include <cmath>
 
 #include "moreau/solvers/sap.hpp"
+#include "moreau/solvers/sap_linear.hpp"
 
 namespace moreau {
 
@@ -16,8 +16,7 @@ struct SapWorkspace {
   VecX v, gamma;
   GrowVec vc, dv, dvc, dp, r, jc, sc;  // sc: scaled vectors for eq. 26
   std::vector<Mat6R> G;
-  MatX H;
-  Eigen::LLT<MatX> llt;
+  sap::HessianSolver hessian;  // H = M + J^T G J: dense LLT or CHOLMOD (sap_linear.hpp)
 };
 
 template <class Vec>
@@ -34,25 +33,6 @@ double eval_all(const Problem& p, const SapModel& m, const GrowVec& vc, GrowVec&
     c += sap::eval_block(b, m, vc.data() + b.offset, gamma.data() + b.offset, &G[i]);
   }
   return c;
-}
-
-// H = M + J^T G J assembled body block by body block (eq. 39, Sec. IV-D).
-void assemble_hessian(const Problem& p, const std::vector<Mat6R>& G, MatX& H) {
-  H.setZero();
-  for (int i = 0; i < p.num_bodies; ++i) H.block<6, 6>(6 * i, 6 * i) = p.M[i];
-  Mat6R GJ;
-  for (int i = 0; i < p.num_blocks(); ++i) {
-    const ConstraintBlock& b = p.blocks[i];
-    const int s = b.size;
-    for (int c = 0; c < 2; ++c) {
-      if (b.body[c] < 0) continue;
-      GJ.topRows(s).noalias() = G[i].topLeftCorner(s, s) * b.J[c].topRows(s);
-      for (int a = 0; a < 2; ++a)
-        if (b.body[a] >= 0)
-          H.block<6, 6>(6 * b.body[a], 6 * b.body[c]).noalias() +=
-              b.J[a].topRows(s).transpose() * GJ.topRows(s);
-    }
-  }
 }
 
 // Derivatives of l(alpha) = l(v + alpha dv) along the search direction (Sec. IV-B):
@@ -132,10 +112,10 @@ SapResult sap_minimize(const Problem& p, const SapParameters& prm, const SapMode
   resize(w.jc, n);
   resize(w.sc, n);
   if (static_cast<int>(w.G.size()) < p.num_blocks()) w.G.resize(p.num_blocks());
-  if (w.H.rows() != n) w.H.resize(n, n);
 
   SapResult res;
   double prev_cost = 0.0, alpha = 0.0;
+  bool hessian_ready = false;
   for (int k = 0;; ++k) {
     // One fused pass: v_c, gamma, G, cost; then the momentum residual r = M (v - v*) - J^T gamma.
     p.apply_J(v, w.vc);
@@ -173,16 +153,18 @@ SapResult sap_minimize(const Problem& p, const SapParameters& prm, const SapMode
       return res;
     }
     // Newton direction dv = -H^-1 r, H = M + J^T G J (Sec. IV-A).
-    assemble_hessian(p, w.G, w.H);
-    w.llt.compute(w.H);
-    if (w.llt.info() != Eigen::Success) {
+    if (!hessian_ready) {  // the backend and, when sparse, the symbolic analysis: once a call
+      w.hessian.setup(p, prm.linear_solver, prm.dense_max);
+      res.sparse = w.hessian.backend() == sap::LinearSolver::Sparse;
+      hessian_ready = true;
+    }
+    if (!w.hessian.factor(p, w.G)) {
       res.status = SolveStatus::Failed;
       res.message = "Cholesky factorization of the Hessian M + J^T G J failed";
       return res;
     }
     w.dv = -w.r;
-    w.llt.solveInPlace(w.dv);
-    if (!w.dv.allFinite()) {
+    if (!w.hessian.solve_in_place(w.dv) || !w.dv.allFinite()) {
       res.status = SolveStatus::Failed;
       res.message = "non-finite Newton direction";
       return res;
