@@ -18,7 +18,8 @@ namespace {
 
 struct Run {
   SapResult r;
-  VecX v, gamma;
+  VecX v;
+  GrowVec gamma;
   std::vector<double> cost;
 };
 

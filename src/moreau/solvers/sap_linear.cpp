@@ -197,7 +197,7 @@ bool HessianSolver::factor_sparse(const Problem& p, const std::vector<Mat6R>& G)
   return cm_->c.status == CHOLMOD_OK && L->minor == static_cast<size_t>(n_);
 }
 
-bool HessianSolver::solve_in_place(VecX& x) {
+bool HessianSolver::solve_in_place(VecRef x) {
   if (backend_ == LinearSolver::Dense) {
     llt_.solveInPlace(x);
     return true;
@@ -224,7 +224,7 @@ void HessianSolver::locate_blocks(const Problem&) {}
 bool HessianSolver::factor_sparse(const Problem&, const std::vector<Mat6R>&) {
   return false;
 }
-bool HessianSolver::solve_in_place(VecX& x) {
+bool HessianSolver::solve_in_place(VecRef x) {
   llt_.solveInPlace(x);
   return true;
 }

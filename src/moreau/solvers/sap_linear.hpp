@@ -43,7 +43,7 @@ class HessianSolver {
   // it. Returns false when H is not numerically positive definite.
   bool factor(const Problem& p, const std::vector<Mat6R>& G);
   // x <- H^-1 x for the last factor(). Returns false on a CHOLMOD failure.
-  bool solve_in_place(VecX& x);
+  bool solve_in_place(VecRef x);
 
   LinearSolver backend() const { return backend_; }
   int analyses() const { return analyses_; }  // symbolic analyses so far (sparse path)
