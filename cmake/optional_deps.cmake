@@ -37,7 +37,7 @@ if(MOREAU_QHULL_INCLUDE AND MOREAU_QHULL_LIB)
   list(APPEND MOREAU_COLLISION_LIBS moreau_dep_qhull)
 endif()
 
-# --- Model import (issue 7: URDF through urdfdom, MJCF on tinyxml2) --------------------------
+# --- Model import: URDF through urdfdom, MJCF on tinyxml2 (docs/model-import.md) -------------
 # Required by the default build (scripts/setup.sh installs liburdfdom-dev and libtinyxml2-dev).
 # urdf_parser.h includes TinyXML 1 (<tinyxml.h>, libtinyxml-dev, a dependency of liburdfdom-dev).
 find_path(MOREAU_URDFDOM_INCLUDE urdf_parser/urdf_parser.h PATH_SUFFIXES urdfdom)
@@ -57,7 +57,7 @@ else()
 endif()
 # --- end model import --------------------------------------------------------------------------
 
-# --- FCLib problem files (issue 4: PGS family / FCLib input) -----------------------------------
+# --- FCLib problem files (docs/solvers.md, FCLib input) ---------------------------------------
 # Optional: HDF5's C API (libhdf5-dev) reads FCLib .hdf5 problems (src/moreau/io/fclib_hdf5.cpp).
 # Without it moreau builds and `moreau solve` reports that FCLib input is unavailable.
 # (find_path/find_library rather than FindHDF5, which needs the C language enabled.)
