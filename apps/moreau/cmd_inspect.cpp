@@ -21,23 +21,15 @@ struct InspectOptions {
 void run_inspect(const InspectOptions& o) {
   const SceneParams params = parse_scene_params(o.sets, "inspect");
   const Scene scene = load_scene_or_exit(o.scene, params, "inspect");
-  const ModelSummary summary = summarize_model(scene.model, scene.initial);
   const SimSettings& st = scene.settings;
   if (o.json) {
-    nlohmann::ordered_json j = to_json(summary);
-    j["scene"] = {{"name", scene.name},
-                  {"source", scene.source},
-                  {"dt", st.dt},
-                  {"solver", st.solver},
-                  {"integrator", integrator_name(st.integrator)},
-                  {"duration", scene.duration}};
-    std::cout << j.dump(2) << std::endl;
+    std::cout << inspect_json(scene).dump(2) << std::endl;
     return;
   }
   std::cout << "scene " << scene.name << " (" << scene.source << "): dt " << st.dt << " s, solver "
             << st.solver << ", " << integrator_name(st.integrator) << ", duration "
             << scene.duration << " s\n"
-            << format_model_summary(summary);
+            << format_model_summary(summarize_model(scene.model, scene.initial));
 }
 
 }  // namespace

@@ -79,6 +79,18 @@ std::string shape_counts(const ModelSummary& s) {
 }
 }  // namespace
 
+nlohmann::ordered_json inspect_json(const Scene& scene) {
+  nlohmann::ordered_json j = to_json(summarize_model(scene.model, scene.initial));
+  const SimSettings& st = scene.settings;
+  j["scene"] = {{"name", scene.name},
+                {"source", scene.source},
+                {"dt", st.dt},
+                {"solver", st.solver},
+                {"integrator", integrator_name(st.integrator)},
+                {"duration", scene.duration}};
+  return j;
+}
+
 std::string format_model_summary(const ModelSummary& s) {
   std::string out;
   appendf(out, "model %s\n", s.name.c_str());

@@ -48,37 +48,8 @@ Scene load_scene_or_exit(const std::string& name, const SceneParams& params, con
 
 void apply_solver_params_or_exit(SolverSettings& s, const std::vector<std::string>& params,
                                  const std::vector<std::string>& solvers, const char* command) {
-  for (const std::string& kv : params) {
-    const auto eq = kv.find('=');
-    char* end = nullptr;
-    const double v = eq == std::string::npos ? 0.0 : std::strtod(kv.c_str() + eq + 1, &end);
-    if (eq == std::string::npos || eq == 0 || end == kv.c_str() + eq + 1 || *end != '\0' ||
-        !std::isfinite(v))
-      fail(command, "--param '" + kv + "': expected key=number", kExitBadInput);
-    const std::string key = kv.substr(0, eq);
-    std::string valid;
-    bool known = false;
-    for (const std::string& name : solvers) {
-      const SolverInfo* info = find_solver(name);
-      if (!info) continue;
-      if (!find_param(*info, key)) {
-        valid += "\n  " + name + ": " + valid_params(*info);
-        continue;
-      }
-      known = true;
-      const std::string err = set_solver_param(s, *info, key, v);
-      if (!err.empty()) fail(command, "--param '" + kv + "': " + err, kExitBadInput);
-    }
-    if (known) continue;
-    if (solvers.size() == 1)
-      fail(command,
-           "--param '" + kv + "': " + set_solver_param(s, *find_solver(solvers[0]), key, v),
-           kExitBadInput);
-    fail(command,
-         "--param '" + kv + "': no selected solver has parameter '" + key +
-             "'; valid parameters:" + valid,
-         kExitBadInput);
-  }
+  if (const std::string err = apply_solver_params(s, params, solvers); !err.empty())
+    fail(command, err, kExitBadInput);
 }
 
 SolverSettings solver_settings_or_exit(double tol, int max_iters,

@@ -26,16 +26,21 @@ std::vector<double> of(const VecX& v) {
 Arrays collect(const Problem& p) {
   Arrays a;
   a.push_back({"dt", {p.dt}});
-  std::vector<double> mu, rest, J;
+  std::vector<double> mu, rest, J, stiffness, tau_d;
   for (const ConstraintBlock& b : p.blocks) {
     mu.push_back(b.mu);
     rest.push_back(b.restitution);
+    stiffness.push_back(b.stiffness);
+    tau_d.push_back(b.tau_d);
     append(J, b.J[0].data(), 36);
     append(J, b.J[1].data(), 36);
   }
   a.push_back({"block_mu", mu});
   a.push_back({"block_restitution", rest});
   a.push_back({"block_J", J});
+  // SAP's per-contact compliance (Castro et al. 2023, Sec. V); optional on reading (older dumps).
+  a.push_back({"block_stiffness", stiffness});
+  a.push_back({"block_tau_d", tau_d});
   std::vector<double> M, Minv;
   for (const Mat6& m : p.M) append(M, m.data(), 36);
   for (const Mat6& m : p.Minv) append(Minv, m.data(), 36);
@@ -102,6 +107,9 @@ std::optional<Error> read_blocks(const nlohmann::json& blocks,
       return bad(path, "block " + std::to_string(i) + " with 1..6 rows and known kinds");
     c.mu = a["block_mu"][i];
     c.restitution = a["block_restitution"][i];
+    if (a.count("block_stiffness") && a["block_stiffness"].size() == nbk)
+      c.stiffness = a["block_stiffness"][i];
+    if (a.count("block_tau_d") && a["block_tau_d"].size() == nbk) c.tau_d = a["block_tau_d"][i];
     std::memcpy(c.J[0].data(), a["block_J"].data() + 72 * i, 36 * sizeof(double));
     std::memcpy(c.J[1].data(), a["block_J"].data() + 72 * i + 36, 36 * sizeof(double));
     sizes.push_back(c.size);
@@ -167,9 +175,7 @@ Result<Problem> build(const nlohmann::json& h, std::map<std::string, std::vector
   return p;
 }
 
-}  // namespace
-
-std::optional<Error> save_problem(const Problem& p, const std::string& path) {
+void write_problem(const Problem& p, std::ostream& out) {
   nlohmann::json h;
   h["format"] = "moreau-problem";
   h["version"] = 1;
@@ -191,22 +197,15 @@ std::optional<Error> save_problem(const Problem& p, const std::string& path) {
   const Arrays arrays = collect(p);
   h["arrays"] = nlohmann::json::array();
   for (const auto& [name, v] : arrays) h["arrays"].push_back({name, v.size()});
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Error{path, 0, "problem dump", "a writable file", "cannot open"};
   out << kMagic << '\n' << h.dump() << '\n';
   for (const auto& [name, v] : arrays)
     for (double x : v) {
       const uint64_t u = to_little(std::bit_cast<uint64_t>(x));
       out.write(reinterpret_cast<const char*>(&u), sizeof u);
     }
-  out.flush();
-  if (!out) return Error{path, 0, "problem dump", "a complete write", "write failed"};
-  return std::nullopt;
 }
 
-Result<Problem> load_problem(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return bad(path, "a readable file", "cannot open");
+Result<Problem> read_problem(std::istream& in, const std::string& path) {
   std::string magic, header;
   std::getline(in, magic);
   if (magic != kMagic)
@@ -239,6 +238,34 @@ Result<Problem> load_problem(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     return bad(path, "a valid JSON header", e.what());
   }
+}
+
+}  // namespace
+
+std::optional<Error> save_problem(const Problem& p, const std::string& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Error{path, 0, "problem dump", "a writable file", "cannot open"};
+  write_problem(p, out);
+  out.flush();
+  if (!out) return Error{path, 0, "problem dump", "a complete write", "write failed"};
+  return std::nullopt;
+}
+
+Result<Problem> load_problem(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return bad(path, "a readable file", "cannot open");
+  return read_problem(in, path);
+}
+
+std::string problem_to_bytes(const Problem& p) {
+  std::ostringstream out(std::ios::binary);
+  write_problem(p, out);
+  return out.str();
+}
+
+Result<Problem> problem_from_bytes(const std::string& bytes, const std::string& label) {
+  std::istringstream in(bytes, std::ios::binary);
+  return read_problem(in, label);
 }
 
 }  // namespace moreau

@@ -24,4 +24,9 @@ std::optional<Error> save_problem(const Problem& p, const std::string& path);
 // truncated data, inconsistent sizes); the Problem is checked with Problem::validate().
 Result<Problem> load_problem(const std::string& path);
 
+// The same layout in memory (the Python module pickles Problems with it): exact, like the file.
+// `label` names the source in errors.
+std::string problem_to_bytes(const Problem& p);
+Result<Problem> problem_from_bytes(const std::string& bytes, const std::string& label);
+
 }  // namespace moreau

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -299,6 +300,38 @@ std::vector<std::pair<std::string_view, double>> changed_params(const SolverSett
     if (v && v != p.get(defaults)) out.emplace_back(p.name, *v);
   }
   return out;
+}
+
+std::string apply_solver_params(SolverSettings& s, const std::vector<std::string>& params,
+                                const std::vector<std::string>& solvers) {
+  for (const std::string& kv : params) {
+    const auto eq = kv.find('=');
+    char* end = nullptr;
+    const double v = eq == std::string::npos ? 0.0 : std::strtod(kv.c_str() + eq + 1, &end);
+    if (eq == std::string::npos || eq == 0 || end == kv.c_str() + eq + 1 || *end != '\0' ||
+        !std::isfinite(v))
+      return "--param '" + kv + "': expected key=number";
+    const std::string key = kv.substr(0, eq);
+    std::string valid;
+    bool known = false;
+    for (const std::string& name : solvers) {
+      const SolverInfo* info = find_solver(name);
+      if (!info) continue;
+      if (!find_param(*info, key)) {
+        valid += "\n  " + name + ": " + valid_params(*info);
+        continue;
+      }
+      known = true;
+      const std::string err = set_solver_param(s, *info, key, v);
+      if (!err.empty()) return "--param '" + kv + "': " + err;
+    }
+    if (known) continue;
+    if (solvers.size() == 1 && find_solver(solvers[0]))
+      return "--param '" + kv + "': " + set_solver_param(s, *find_solver(solvers[0]), key, v);
+    return "--param '" + kv + "': no selected solver has parameter '" + key +
+           "'; valid parameters:" + valid;
+  }
+  return "";
 }
 
 }  // namespace moreau

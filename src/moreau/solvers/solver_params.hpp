@@ -58,4 +58,11 @@ std::string param_tables_markdown();
 std::vector<std::pair<std::string_view, double>> changed_params(const SolverSettings& s,
                                                                 const SolverInfo& solver);
 
+// Applies "key=number" entries (the command line's repeatable --param) to every solver in `solvers`
+// whose table has the key. Returns "" on success, else the message the command line prints
+// ("--param 'k=v': ..."): a malformed entry, a key no listed solver has (listing the valid keys
+// with their ranges), or a value out of range. The Python module uses it for its settings.
+std::string apply_solver_params(SolverSettings& s, const std::vector<std::string>& params,
+                                const std::vector<std::string>& solvers);
+
 }  // namespace moreau
