@@ -59,8 +59,10 @@ void apply_settings(SolverSettings& s, const std::vector<std::string>& solvers,
       s.trace = v.cast<bool>();
     } else {
       // The value as the command line would spell it: repr() of a float round-trips exactly.
-      const std::string value =
-          py::isinstance<py::bool_>(v) ? (v.cast<bool>() ? "1" : "0") : std::string(py::repr(v));
+      // A string is taken as written (moreau.sweep passes the command line's text).
+      const std::string value = py::isinstance<py::bool_>(v) ? (v.cast<bool>() ? "1" : "0")
+                                : py::isinstance<py::str>(v) ? v.cast<std::string>()
+                                                             : std::string(py::repr(v));
       params.push_back(key + "=" + value);
     }
   }
