@@ -11,6 +11,12 @@ PACKAGES=(
   libsiconos-numerics-dev
   libsuitesparse-dev
   python3-cvxopt  # reference QP solutions in tests/nmdp (run with /usr/bin/python3)
+  pybind11-dev  # the moreau Python module (python/, docs/python.md)
+  python3-dev  # Python.h for the moreau Python module
+  python3-numpy  # the moreau Python module's arrays
+  python3-distributed  # python3 -m moreau.sweep (Dask), tests/python/test_sweep.py
+  python3-pytest  # tests/python, run by ctest
+  python3-matplotlib  # examples/*.py
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
