@@ -275,3 +275,29 @@ TEST(MjcfSequence, KinematicsAgreeWithMuJoCo) {
 
 }  // namespace
 }  // namespace moreau
+
+namespace moreau {
+namespace {
+
+// MuJoCo's humanoid for 5 s at dt = 5 ms: no NaN, the joints (hips and ankles are sequences)
+// closed at every step.
+TEST(MjcfSequence, HumanoidFiveSeconds) {
+  Result<ImportedModel> r = import_mjcf_file(kModels + "humanoid/humanoid.xml");
+  if (!r.ok()) GTEST_SKIP() << r.error().message();
+  Scene sc = r->scene;
+  sc.settings.dt = 0.005;
+  Simulator sim(sc.model, sc.settings);
+  State s = sc.initial;
+  double closure = 0.0, limits = 0.0;
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    closure = std::max(closure, joint_residual(sc.model, s).lpNorm<Eigen::Infinity>());
+    limits = std::max(limits, limit_violation(sc.model, s));
+  }
+  std::printf("humanoid 5 s: max joint residual %.3g, max limit violation %.3g\n", closure, limits);
+  EXPECT_TRUE(s.all_finite());
+  EXPECT_LT(closure, 1e-6);
+}
+
+}  // namespace
+}  // namespace moreau
