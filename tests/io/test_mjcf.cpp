@@ -115,7 +115,7 @@ TEST(Mjcf, GeomsJointsLimitsActuators) {
   const Joint& j2 = m.joints()[2];
   EXPECT_EQ(j2.type, JointType::Universal);
   EXPECT_NEAR(j2.limits[1].upper, 45 * kDeg, 1e-15);
-  EXPECT_EQ(m.joints()[3].type, JointType::Spherical);
+  EXPECT_EQ(m.joints()[3].type, JointType::Sequence);  // three hinges: exactly their product
   EXPECT_NEAR(m.joints()[3].limits[2].lower, -30 * kDeg, 1e-15);
   EXPECT_EQ(m.joints()[4].type, JointType::Spherical);
   // Unsupported elements are named in warnings.
@@ -202,9 +202,9 @@ TEST(Mjcf, BadInputIsAClearError) {
           "<joint type=\"hinge\"/><geom type=\"mesh\" mesh=\"nope\"/></body></worldbody></mujoco>"),
       "mesh: expected the name of an <asset><mesh>", 2);
   expect_in(bad("<mujoco><asset><mesh file=\"missing.stl\"/></asset></mujoco>"), "missing.stl");
-  expect_in(bad(body + "<joint axis=\"1 0 0\"/><joint axis=\"1 1 0\"/><geom "
+  expect_in(bad(body + "<joint axis=\"1 0 0\"/><joint axis=\"-1 0 0\"/><geom "
                        "size=\"0.1\"/></body></worldbody></mujoco>"),
-            "unsupported joint combination");
+            "a singular sequence");
   expect_in(bad(body + "<joint range=\"1\"/><geom size=\"0.1\"/></body></worldbody></mujoco>"),
             "range: expected 2 numbers");
   expect_in(bad(body + "<joint/><geom size=\"nan\"/></body></worldbody></mujoco>"),

@@ -228,11 +228,11 @@ TEST(SceneJson, JointDofDataAndMeshesRoundTrip) {
 // Every scenes/*.json loads, has the expected number of DoFs (6 nb - rank J), starts on its
 // constraint manifold, and runs 100 PGS steps with finite states and joint/limit violation < 1e-6.
 TEST(SceneJson, ExampleScenesLoadAndSimulate) {
-  const std::map<std::string, int> dofs = {{"free-hover", 6},       {"revolute-pendulum", 1},
-                                           {"prismatic-slider", 1}, {"cylindrical-spindle", 2},
-                                           {"universal-cardan", 2}, {"spherical-conical", 3},
-                                           {"cartesian-gantry", 3}, {"fixed-welded", 6},
-                                           {"fourbar", 1},          {"contact-shapes", 36}};
+  const std::map<std::string, int> dofs = {
+      {"free-hover", 6},          {"revolute-pendulum", 1},     {"prismatic-slider", 1},
+      {"cylindrical-spindle", 2}, {"universal-cardan", 2},      {"spherical-conical", 3},
+      {"cartesian-gantry", 3},    {"fixed-welded", 6},          {"fourbar", 1},
+      {"contact-shapes", 36},     {"sequence-offset-hinges", 2}};
   std::set<JointType> types;
   int checked = 0;
   for (const std::string& file : example_files()) {

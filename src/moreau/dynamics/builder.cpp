@@ -19,8 +19,10 @@ double wrap_angle(double a) {
   return std::atan2(std::sin(a), std::cos(a));
 }
 
-bool is_angular_axis(int axis) {
-  return axis >= 3;
+// Angles that wrap: rotational axes of the fixed-type joints. A joint sequence's hinge
+// coordinates are unbounded (MuJoCo's qpos), so its springs and servos act on q itself.
+bool wraps(const Joint& j, int axis) {
+  return axis >= 3 && j.type != JointType::Sequence;
 }
 
 // Twist of body b (zero for the world).
@@ -126,7 +128,7 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
         case ActuationMode::Position: {
           const ActuatorReference ref = actuator_reference(a, s.t);
           double err = ref.q - q;
-          if (is_angular_axis(axis)) err = wrap_angle(err);
+          if (wraps(j, axis)) err = wrap_angle(err);
           t0 = a.force + a.kp * err + a.kd * ref.qd;
           c += a.kd;
           break;
@@ -141,7 +143,7 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
           // dt kp joins the damping: tau = T0 - (kd + dt kp) qd+ with T0 at t + dt.
           const ActuatorReference ref = actuator_reference(a, s.t + dt);
           double err = ref.q - q;
-          if (is_angular_axis(axis)) err = wrap_angle(err);
+          if (wraps(j, axis)) err = wrap_angle(err);
           t0 = a.force + a.kp * err + a.kd * ref.qd;
           c += a.kd + dt * a.kp;
           break;
@@ -250,7 +252,10 @@ void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st
     b.body[1] = j.base;
     b.id = joint_block_id(jn);
     b.source = jn;
-    if (st.drift_compensation) joint_axes(j, pred_, pred_axes_);
+    if (st.drift_compensation) {
+      if (j.type == JointType::Sequence) pred_axes_ = ax;  // the warm start (a sequence's basis)
+      joint_axes(j, pred_, pred_axes_);
+    }
     const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
     for (int r = 0; r < ax.m; ++r) {
       const int axis = ax.constrained[r];

@@ -37,6 +37,9 @@ void joint_axis_sets(JointType t, std::array<int, 6>& c, int& m, std::array<int,
     case JointType::Fixed:
       set(c, m, {0, 1, 2, 3, 4, 5}), set(f, d, {});
       break;
+    case JointType::Sequence:  // set per joint by sequence_axes
+      set(c, m, {}), set(f, d, {});
+      break;
   }
 }
 
@@ -49,9 +52,10 @@ Pose joint_follower_frame(const Joint& j, const State& s) {
 }
 
 void joint_axes(const Joint& j, const State& s, JointAxes& out) {
-  joint_axis_sets(j.type, out.constrained, out.m, out.dof, out.d);
   const Pose B = joint_base_frame(j, s);
   const Pose F = joint_follower_frame(j, s);
+  if (j.type == JointType::Sequence) return sequence_axes(j, B, F, s, out);
+  joint_axis_sets(j.type, out.constrained, out.m, out.dof, out.d);
   const Mat3 Rb = B.R(), Rf = F.R();
   const Vec3 rF = s.r[j.follower];
   const Vec3 rB = j.base >= 0 ? s.r[j.base] : Vec3::Zero();

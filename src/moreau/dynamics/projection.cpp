@@ -22,6 +22,7 @@ PositionProjector::PositionProjector(const Model& model) : model_(&model) {
   incidence_.resize(nb);
   minv_.resize(nb);
   dq_.resize(nb);
+  axes_.resize(nj);
   // Islands: bodies connected by joints that have position errors (rows or limits).
   std::vector<int> parent(nb), cap(nj, 0), island_of_root(nb, -1);
   std::iota(parent.begin(), parent.end(), 0);
@@ -64,18 +65,19 @@ double PositionProjector::evaluate(const State& s, bool choose_limits) {
     JointRows& R = rows_[jn];
     if (R.island < 0) continue;
     const Joint& j = model_->joints()[jn];
-    joint_axes(j, s, ax_);
+    JointAxes& ax = axes_[jn];  // per joint: a joint sequence's warm start
+    joint_axes(j, s, ax);
     R.n = 0;
-    for (int r = 0; r < ax_.m; ++r, ++R.n) {
-      const int axis = ax_.constrained[r];
-      R.J[0].row(R.n) = ax_.Jf.row(axis);
-      R.J[1].row(R.n) = ax_.Jb.row(axis);
-      R.phi[R.n] = ax_.value[axis];
+    for (int r = 0; r < ax.m; ++r, ++R.n) {
+      const int axis = ax.constrained[r];
+      R.J[0].row(R.n) = ax.Jf.row(axis);
+      R.J[1].row(R.n) = ax.Jb.row(axis);
+      R.phi[R.n] = ax.value[axis];
     }
     if (choose_limits) {
       R.limits = 0;
-      for (int k = 0; k < ax_.d; ++k) {
-        const double q = ax_.value[ax_.dof[k]];
+      for (int k = 0; k < ax.d; ++k) {
+        const double q = ax.value[ax.dof[k]];
         const DofLimit& lim = j.limits[k];
         const double sign = q < lim.lower ? 1.0 : q > lim.upper ? -1.0 : 0.0;
         if (sign == 0.0) continue;
@@ -85,12 +87,12 @@ double PositionProjector::evaluate(const State& s, bool choose_limits) {
       }
     }
     for (int l = 0; l < R.limits; ++l, ++R.n) {
-      const int k = R.dof[l], axis = ax_.dof[k];
+      const int k = R.dof[l], axis = ax.dof[k];
       const double sign = R.sign[l];
       const double bound = sign > 0.0 ? j.limits[k].lower : j.limits[k].upper;
-      R.J[0].row(R.n) = sign * ax_.Jf.row(axis);  // g = sign (q - bound), as the limit rows
-      R.J[1].row(R.n) = sign * ax_.Jb.row(axis);  // of the builder (eq. 28)
-      R.phi[R.n] = sign * (ax_.value[axis] - bound);
+      R.J[0].row(R.n) = sign * ax.Jf.row(axis);  // g = sign (q - bound), as the limit rows
+      R.J[1].row(R.n) = sign * ax.Jb.row(axis);  // of the builder (eq. 28)
+      R.phi[R.n] = sign * (ax.value[axis] - bound);
     }
     if (R.n > 0) worst = std::max(worst, R.phi.head(R.n).cwiseAbs().maxCoeff());
   }

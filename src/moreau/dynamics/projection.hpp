@@ -61,7 +61,7 @@ class PositionProjector {
   std::vector<Vec6> dq_;
   std::vector<Vec3> r_prev_;
   std::vector<Quat> q_prev_;
-  JointAxes ax_;
+  std::vector<JointAxes> axes_;
   ProjectionStats stats_;
 };
 

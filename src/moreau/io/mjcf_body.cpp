@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "moreau/io/mjcf_internal.hpp"
+#include "moreau/model/joint_sequence.hpp"
 
 namespace moreau::mjcf {
 
@@ -79,17 +80,11 @@ Quat frame_with_axes(const Vec3& x, const Vec3& y) {
   return Quat(R).normalized();
 }
 
-// Distance between the lines (p1, a1) and (p2, a2) and the midpoint of their common perpendicular.
-double line_distance(const Vec3& p1, const Vec3& a1, const Vec3& p2, const Vec3& a2, Vec3* mid) {
+// True when the lines (p1, a1) and (p2, a2) intersect.
+bool lines_meet(const Vec3& p1, const Vec3& a1, const Vec3& p2, const Vec3& a2) {
   const Vec3 n = a1.cross(a2), d = p2 - p1;
-  if (n.norm() < kTol) {  // parallel
-    *mid = p1;
-    return (d - a1 * a1.dot(d)).norm();
-  }
-  const double t1 = d.cross(a2).dot(n) / n.squaredNorm(), t2 = d.cross(a1).dot(n) / n.squaredNorm();
-  const Vec3 q1 = p1 + t1 * a1, q2 = p2 + t2 * a2;
-  *mid = 0.5 * (q1 + q2);
-  return (q1 - q2).norm();
+  if (n.norm() < kTol) return (d - a1 * a1.dot(d)).norm() < kTol;  // parallel: the same line
+  return std::abs(d.dot(n)) / n.norm() < kTol;
 }
 
 // Records the body's joints as the link's sources (qpos order, names) and sets per-DoF limits,
@@ -124,7 +119,9 @@ void register_joints(Context& c, int link, const std::vector<ParsedJoint>& js,
 }
 
 // Maps the body's joints onto one moreau joint; sets l.joint, l.joint_frame, sources, per-DoF
-// limits, damping and springs, and registers the joints. `signs` per source: DoF sign.
+// limits, damping and springs, and registers the joints. Combinations a fixed joint type carries
+// exactly use it; every other combination of hinges, slides and balls (up to 6 DoFs) becomes a
+// joint sequence (docs/model-import.md, "Joints").
 void map_joints(Context& c, const Element* body, int link, std::vector<ParsedJoint>& js) {
   TreeLink& l = c.tree.links[link];
   const std::string elem = l.element;
@@ -136,84 +133,88 @@ void map_joints(Context& c, const Element* body, int link, std::vector<ParsedJoi
     nb += j.src.kind == SourceKind::Ball;
     nf += j.src.kind == SourceKind::Free;
   }
-  auto unsupported = [&](const std::string& why) {
-    std::string names;
-    for (const ParsedJoint& j : js) names += (names.empty() ? "" : ", ") + j.src.name;
-    c.fail(body, elem, "a joint combination moreau maps onto one joint (see docs/model-import.md)",
-           "unsupported joint combination (" + names + "): " + why);
-  };
   std::vector<int> dof(nj, -1);
   std::vector<double> sign(nj, 1.0);
   const Vec3 a0 = nj ? js[0].src.axis : Vec3::UnitX(), p0 = nj ? js[0].src.anchor : Vec3::Zero();
+  const Vec3 a1 = nj > 1 ? js[1].src.axis : Vec3::UnitY();
+  for (const ParsedJoint& j : js)
+    if (j.src.kind == SourceKind::Ball && j.limited)
+      c.warn(j.src.line,
+             j.element + ": the ball joint's cone range is ignored (no cone limits in moreau)");
   if (nj == 0) {
     l.joint = JointType::Fixed;
   } else if (nf > 0) {
-    if (nj > 1) unsupported("a free joint with other joints");
+    if (nj > 1) {
+      std::string names;
+      for (const ParsedJoint& j : js) names += (names.empty() ? "" : ", ") + j.src.name;
+      c.fail(body, elem, "a free joint alone (as MuJoCo requires)",
+             "a free joint with other joints (" + names + ")");
+    }
     l.joint = JointType::Free;
-  } else if (nb > 0) {
-    if (nj > 1) unsupported("a ball joint with other joints");
+  } else if (nj == 1 && nb == 1) {
     l.joint = JointType::Spherical;
     l.joint_frame = {p0, Quat::Identity()};
-    if (js[0].limited)
-      c.warn(js[0].src.line,
-             js[0].element + ": the ball joint's cone range is ignored (no cone limits in moreau)");
   } else if (nj == 1) {
     l.joint = ns ? JointType::Prismatic : JointType::Revolute;
     l.joint_frame = {p0, Quat::FromTwoVectors(Vec3::UnitX(), a0)};
     dof[0] = 0;
-  } else if (nj == 2 && nh == 1 && ns == 1) {
+  } else if (nj == 2 && nh == 1 && ns == 1 && a0.dot(a1) > 1.0 - kTol) {
     const int h = js[0].src.kind == SourceKind::Hinge ? 0 : 1, s = 1 - h;
-    if (js[h].src.axis.dot(js[s].src.axis) < 1.0 - kTol)
-      unsupported("a slide and a hinge along different directions");
     l.joint = JointType::Cylindrical;
     l.joint_frame = {js[h].src.anchor, Quat::FromTwoVectors(Vec3::UnitX(), js[h].src.axis)};
     dof[s] = 0, dof[h] = 1;
-  } else if (nj == 2 && nh == 2) {
-    const Vec3 a1 = js[1].src.axis;
-    if (std::abs(a0.dot(a1)) > kTol) unsupported("two hinges whose axes are not perpendicular");
-    Vec3 mid;
-    const double d = line_distance(p0, a0, js[1].src.anchor, a1, &mid);
-    if (d > kTol)
-      c.warn(js[0].src.line, elem + ": the axes of hinges " + js[0].src.name + " and " +
-                                 js[1].src.name + " do not intersect (" + std::to_string(d) +
-                                 " m apart): approximated by a universal joint at the midpoint of "
-                                 "their common perpendicular");
+  } else if (nj == 2 && nh == 2 && std::abs(a0.dot(a1)) < kTol &&
+             lines_meet(p0, a0, js[1].src.anchor, a1)) {
+    Vec3 mid = p0;  // the axes' intersection
+    const Vec3 n = a0.cross(a1), d = js[1].src.anchor - p0;
+    mid += a0 * (d.cross(a1).dot(n) / n.squaredNorm());
     l.joint = JointType::Universal;
     l.joint_frame = {mid, frame_with_axes(a0, a1)};
     dof[0] = 0, dof[1] = 1;
-  } else if (nj == 3 && nh == 3) {
-    for (const ParsedJoint& j : js)
-      if ((j.src.anchor - p0).norm() > kTol) unsupported("three hinges at different anchors");
-    const Vec3 a1 = js[1].src.axis, a2 = js[2].src.axis;
-    if (std::abs(a0.cross(a1).dot(a2)) < 1e-6) unsupported("three hinges with coplanar axes");
-    l.joint = JointType::Spherical;
-    const bool ortho =
-        std::abs(a0.dot(a1)) < kTol && std::abs(a0.dot(a2)) < kTol && std::abs(a1.dot(a2)) < kTol;
-    l.joint_frame = {p0, ortho ? frame_with_axes(a0, a1) : Quat::Identity()};
-    if (ortho) {
-      dof = {0, 1, 2};
-      sign[2] = a0.cross(a1).dot(a2) > 0.0 ? 1.0 : -1.0;
-      c.warn(js[0].src.line,
-             elem + ": hinges " + js[0].src.name + ", " + js[1].src.name + ", " + js[2].src.name +
-                 " at one anchor become a spherical joint; their ranges, damping and stiffness act "
-                 "on the rotation vector's components (approximate)");
-    } else {
-      c.warn(js[0].src.line,
-             elem +
-                 ": hinges at one anchor with non-orthogonal axes become a spherical joint; their "
-                 "ranges, damping and stiffness are dropped");
-    }
-  } else if (nj == 3 && ns == 3) {
-    const Vec3 a1 = js[1].src.axis, a2 = js[2].src.axis;
-    if (std::abs(a0.dot(a1)) > kTol || std::abs(a0.cross(a1).dot(a2) - 1.0) > kTol)
-      unsupported("three slides that are not a right-handed orthogonal triad");
+  } else if (nj == 3 && ns == 3 && std::abs(a0.dot(a1)) < kTol &&
+             std::abs(a0.cross(a1).dot(js[2].src.axis) - 1.0) < kTol) {
     l.joint = JointType::Cartesian;
     l.joint_frame = {p0, frame_with_axes(a0, a1)};
     dof = {0, 1, 2};
   } else {
-    unsupported(std::to_string(nh) + " hinges and " + std::to_string(ns) + " slides");
+    // The exact product of the joints' motions (model/joint_sequence.hpp).
+    l.joint = JointType::Sequence;
+    l.joint_frame = Pose{};
+    int next = 0;
+    for (int k = 0; k < nj; ++k) {
+      if (js[k].src.kind != SourceKind::Ball) dof[k] = next;
+      next += js[k].src.kind == SourceKind::Ball ? 3 : 1;
+    }
+    std::vector<SequenceJoint> seq;
+    for (const ParsedJoint& j : js) {
+      SequenceJoint sj;
+      sj.kind = j.src.kind == SourceKind::Hinge   ? SequenceKind::Hinge
+                : j.src.kind == SourceKind::Slide ? SequenceKind::Slide
+                                                  : SequenceKind::Ball;
+      sj.anchor = j.src.anchor;
+      sj.axis = j.src.axis;
+      sj.name = j.src.name;
+      seq.push_back(sj);
+    }
+    if (std::optional<Error> e = validate_sequence(seq, elem))
+      c.fail(body, e->element, e->expected, e->got);
   }
   register_joints(c, link, js, dof, sign);
+  if (l.joint != JointType::Sequence) return;
+  // A ball's damping and spring act on its three velocity components (MuJoCo: on qvel, with the
+  // spring torque -k log(q) about the moved axes; springref is not read for balls).
+  int next = 0;
+  for (const ParsedJoint& j : js) {
+    if (j.src.kind == SourceKind::Ball)
+      for (int i = 0; i < 3; ++i) {
+        l.damping[next + i] = j.damping;
+        if (j.stiffness > 0.0) {
+          l.actuators[next + i].mode = ActuationMode::Position;
+          l.actuators[next + i].kp = j.stiffness;
+        }
+      }
+    next += j.src.kind == SourceKind::Ball ? 3 : 1;
+  }
 }
 
 struct BodyMass {

@@ -205,11 +205,39 @@ int body_ref(const Reader& r, const json& j, const Loc& at, const ModelBuilder& 
   return it->second;
 }
 
+// "sequence": [{"type": "hinge"|"slide"|"ball", "anchor": [x,y,z], "axis": [x,y,z], "name"}]
+// (model/joint_sequence.hpp), on a joint of type "sequence".
+void read_sequence(const Reader& r, const json& v, const Loc& at, Joint& jt) {
+  const json& a = r.array(v, at);
+  for (size_t i = 0; i < a.size(); ++i) {
+    const Loc e = at.at(static_cast<int>(i));
+    r.keys(a[i], e, {"type", "anchor", "axis", "name"});
+    SequenceJoint sj;
+    const json* t = Reader::get(a[i], "type");
+    if (!t) r.fail(e, "a \"type\" (hinge, slide or ball)", "none");
+    const std::string ts = r.string(*t, e.key("type"));
+    if (ts == "hinge")
+      sj.kind = SequenceKind::Hinge;
+    else if (ts == "slide")
+      sj.kind = SequenceKind::Slide;
+    else if (ts == "ball")
+      sj.kind = SequenceKind::Ball;
+    else
+      r.fail(e.key("type"), "hinge, slide or ball", "\"" + ts + "\"");
+    if (const json* x = Reader::get(a[i], "anchor")) sj.anchor = r.vec3(*x, e.key("anchor"));
+    if (const json* x = Reader::get(a[i], "axis")) sj.axis = r.direction(*x, e.key("axis"));
+    sj.name = "joint" + std::to_string(i);
+    if (const json* x = Reader::get(a[i], "name")) sj.name = r.string(*x, e.key("name"));
+    jt.sequence.push_back(sj);
+  }
+}
+
 Joint read_joint(const Reader& r, const json& j, const Loc& at0, int index, const ModelBuilder& mb,
                  const BodyNames& names, const State& s) {
-  r.keys(j, at0.named_by(j),
-         {"name", "type", "base", "follower", "anchor", "axis", "axis2", "orientation",
-          "frame_base", "frame_follower", "limits", "damping", "actuators", "collide_connected"});
+  r.keys(
+      j, at0.named_by(j),
+      {"name", "type", "base", "follower", "anchor", "axis", "axis2", "orientation", "frame_base",
+       "frame_follower", "limits", "damping", "actuators", "collide_connected", "sequence"});
   Joint jt;
   jt.name = "joint" + std::to_string(index);
   if (const json* v = Reader::get(j, "name")) jt.name = r.string(*v, at0.key("name"));
@@ -227,6 +255,7 @@ Joint read_joint(const Reader& r, const json& j, const Loc& at0, int index, cons
   jt.follower = body_ref(r, *follower, at.key("follower"), mb, names, false);
   if (jt.follower == jt.base)
     r.fail(at.key("follower"), "a body other than the base", "the base body");
+  if (const json* v = Reader::get(j, "sequence")) read_sequence(r, *v, at.key("sequence"), jt);
   read_frames(r, j, at, jt, s);
   read_dofs(r, j, at, jt);
   if (const json* v = Reader::get(j, "collide_connected"))
@@ -236,6 +265,19 @@ Joint read_joint(const Reader& r, const json& j, const Loc& at0, int index, cons
 }
 
 void write_joint_dofs(const Joint& jt, nlohmann::ordered_json& out) {
+  if (!jt.sequence.empty()) {
+    auto& a = out["sequence"] = nlohmann::ordered_json::array();
+    for (const SequenceJoint& sj : jt.sequence) {
+      nlohmann::ordered_json e;
+      e["type"] = sj.kind == SequenceKind::Hinge   ? "hinge"
+                  : sj.kind == SequenceKind::Slide ? "slide"
+                                                   : "ball";
+      e["anchor"] = {sj.anchor.x(), sj.anchor.y(), sj.anchor.z()};
+      if (sj.kind != SequenceKind::Ball) e["axis"] = {sj.axis.x(), sj.axis.y(), sj.axis.z()};
+      e["name"] = sj.name;
+      a.push_back(e);
+    }
+  }
   const int d = jt.dofs();
   bool limited = false, damped = false, actuated = false;
   for (int k = 0; k < d; ++k) {

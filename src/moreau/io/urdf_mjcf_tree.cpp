@@ -41,8 +41,28 @@ Quat hinge_product(const TreeLink& l, const std::vector<double>& v) {
   return R;
 }
 
+// A sequence link's coordinates from its source values (offsets from ref; balls as given).
+SequenceCoords sequence_coords(const TreeLink& l, const std::vector<double>& v) {
+  SequenceCoords q{};
+  size_t o = 0;
+  for (const SourceJoint& s : l.sources) {
+    if (s.kind == SourceKind::Ball) {
+      Quat qb(value_or(v, o, 1.0), value_or(v, o + 1, 0.0), value_or(v, o + 2, 0.0),
+              value_or(v, o + 3, 0.0));
+      if (!(qb.norm() > 0.0) || !qb.coeffs().allFinite()) qb = Quat::Identity();
+      qb.normalize();
+      q[o] = qb.w(), q[o + 1] = qb.x(), q[o + 2] = qb.y(), q[o + 3] = qb.z();
+    } else {
+      q[o] = value_or(v, o, s.ref) - s.ref;
+    }
+    o += s.width();
+  }
+  return q;
+}
+
 // Motion of the joint's follower frame in its base frame (both = joint_frame at the reference).
 Pose joint_motion(const TreeLink& l, const std::vector<double>& v) {
+  if (l.joint == JointType::Sequence) return sequence_pose(link_sequence(l), sequence_coords(l, v));
   const std::vector<double> q = link_dof_coordinates(l, v);
   Pose M;
   switch (l.joint) {
@@ -122,8 +142,28 @@ Mat3 MassAccumulator::inertia_about_com() const {
   return 0.5 * (I + I.transpose());
 }
 
+std::vector<SequenceJoint> link_sequence(const TreeLink& l) {
+  std::vector<SequenceJoint> seq;
+  for (const SourceJoint& s : l.sources) {
+    SequenceJoint j;
+    j.kind = s.kind == SourceKind::Hinge   ? SequenceKind::Hinge
+             : s.kind == SourceKind::Slide ? SequenceKind::Slide
+                                           : SequenceKind::Ball;
+    j.anchor = s.anchor;
+    j.axis = s.axis;
+    j.name = s.name;
+    seq.push_back(j);
+  }
+  return seq;
+}
+
 std::vector<double> link_dof_coordinates(const TreeLink& l, const std::vector<double>& v) {
   std::vector<double> q;
+  if (l.joint == JointType::Sequence) {
+    q.assign(6, 0.0);
+    sequence_dof_values(link_sequence(l), sequence_coords(l, v), q.data());
+    return q;
+  }
   if (l.joint == JointType::Spherical) {
     const Quat Jq = l.joint_frame.q;
     const Vec3 w = quat_log((Jq.conjugate() * hinge_product(l, v) * Jq).normalized());
@@ -191,6 +231,7 @@ Joint make_link_joint(const LinkTree& t, const TreeBuild& b, size_t i) {
   j.limits = l.limits;
   j.damping = l.damping;
   j.actuators = l.actuators;
+  if (l.joint == JointType::Sequence) j.sequence = link_sequence(l);
   return j;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "moreau/io/scene.hpp"
+#include "moreau/model/joint_sequence.hpp"
 
 namespace tinyxml2 {
 class XMLDocument;
@@ -83,10 +84,14 @@ struct TreeBuild {
   std::vector<int> joint_of_link;  // moreau joint index of each link's joint, -1 = none
 };
 
+// A Sequence link's joints (its sources; anchors and axes in the link frame = the joint frame).
+std::vector<SequenceJoint> link_sequence(const TreeLink& l);
+
 // World poses of all link frames at the given values.
 std::vector<Pose> link_world_poses(const LinkTree& t, const LinkValues& values);
 // moreau DoF coordinates of a link joint from its source values (as joint_dof_state reports them
-// for revolute, prismatic, cylindrical, universal; the rotation vector for spherical).
+// for revolute, prismatic, cylindrical, universal, sequence; the rotation vector for spherical and
+// for a sequence's balls).
 std::vector<double> link_dof_coordinates(const TreeLink& l, const std::vector<double>& values);
 
 // Builds the Model (merging welded links, folding CoMs into body frames) and the State at values.

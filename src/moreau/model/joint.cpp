@@ -5,8 +5,9 @@
 namespace moreau {
 
 namespace {
-constexpr const char* kJointNames[kNumJointTypes] = {
-    "free", "revolute", "prismatic", "cylindrical", "universal", "spherical", "cartesian", "fixed"};
+constexpr const char* kJointNames[kNumJointTypes] = {"free",        "revolute",  "prismatic",
+                                                     "cylindrical", "universal", "spherical",
+                                                     "cartesian",   "fixed",     "sequence"};
 }
 
 const char* joint_type_name(JointType t) {
@@ -40,6 +41,8 @@ int joint_constraint_rows(JointType t) {
       return 3;
     case JointType::Fixed:
       return 6;
+    case JointType::Sequence:
+      return 6;  // per joint: Joint::rows()
   }
   return 0;
 }

@@ -20,13 +20,14 @@ enum class JointType : uint8_t {
   Universal,
   Spherical,
   Cartesian,
-  Fixed
+  Fixed,
+  Sequence  // a MuJoCo body's joint sequence (Joint::sequence, model/joint_sequence.hpp)
 };
 
-inline constexpr int kNumJointTypes = 8;
+inline constexpr int kNumJointTypes = 9;
 const char* joint_type_name(JointType t);
 bool parse_joint_type(const std::string& s, JointType* out);
-// Number of constraint rows m_j and of DoFs d_j = 6 - m_j.
+// Number of constraint rows m_j and of DoFs d_j = 6 - m_j (Sequence: see Joint::dofs()).
 int joint_constraint_rows(JointType t);
 inline int joint_dofs(JointType t) {
   return 6 - joint_constraint_rows(t);
@@ -82,6 +83,19 @@ struct DofLimit {
   }
 };
 
+// One joint of a joint sequence, as MuJoCo's <joint>: a hinge about the line through `anchor`
+// along `axis`, a slide along `axis`, or a ball about `anchor` (both in the follower joint frame
+// at the reference configuration). docs/dynamics.md, "Joint sequences".
+enum class SequenceKind : uint8_t { Hinge, Slide, Ball };
+struct SequenceJoint {
+  SequenceKind kind = SequenceKind::Hinge;
+  Vec3 anchor = Vec3::Zero();
+  Vec3 axis = Vec3::UnitX();  // unit (hinge, slide)
+  std::string name;           // for messages
+  int dofs() const { return kind == SequenceKind::Ball ? 3 : 1; }
+  int width() const { return kind == SequenceKind::Ball ? 4 : 1; }  // coordinates (ball: w x y z)
+};
+
 struct Joint {
   std::string name;
   JointType type = JointType::Revolute;
@@ -93,9 +107,18 @@ struct Joint {
   std::array<DofActuator, 6> actuators{};  // indexed by DoF 0..d_j-1
   std::array<double, 6> damping{};         // passive viscous damping per DoF (explicit force)
   bool collide_connected = false;          // let the two bodies collide with each other
+  // Sequence: the joints in order; the follower frame in the base frame is M_1(q_1) ... M_n(q_n).
+  std::vector<SequenceJoint> sequence;
 
-  int rows() const { return joint_constraint_rows(type); }
-  int dofs() const { return joint_dofs(type); }
+  int dofs() const {
+    if (type != JointType::Sequence) return joint_dofs(type);
+    int d = 0;
+    for (const SequenceJoint& s : sequence) d += s.dofs();
+    return d;
+  }
+  int rows() const {
+    return type == JointType::Sequence ? 6 - dofs() : joint_constraint_rows(type);
+  }
   bool unary() const { return base < 0; }
   bool actuated() const {
     for (int k = 0; k < dofs(); ++k)

@@ -6,6 +6,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "moreau/math/so3.hpp"
+#include "moreau/model/joint_sequence.hpp"
 
 namespace moreau {
 
@@ -83,6 +84,12 @@ std::optional<Error> validate_joint(const Joint& j, int nb, const std::string& e
     return Error{"", 0, element, "base != follower", "both are body " + std::to_string(j.base)};
   if (auto e = validate_pose(j.frame_base, element + " base frame")) return e;
   if (auto e = validate_pose(j.frame_follower, element + " follower frame")) return e;
+  if (j.type == JointType::Sequence) {
+    if (auto e = validate_sequence(j.sequence, element)) return e;
+  } else if (!j.sequence.empty()) {
+    return Error{"", 0, element + " sequence", "a sequence only on a joint of type 'sequence'",
+                 std::to_string(j.sequence.size()) + " joints"};
+  }
   for (int k = 0; k < j.dofs(); ++k) {
     const DofLimit& l = j.limits[k];
     if (std::isnan(l.lower) || std::isnan(l.upper))

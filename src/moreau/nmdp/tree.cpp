@@ -41,6 +41,7 @@ void primitives(JointType t, std::vector<Primitive>& p, int& chart_at) {
       p = {tra(0), tra(1), tra(2)};
       break;
     case JointType::Fixed:
+    case JointType::Sequence:  // refused by Tree::build
       p = {};
       break;
   }
@@ -63,6 +64,9 @@ Result<Tree> Tree::build(const Model& model) {
   std::vector<int> parent_joint(nb, -1);
   for (int j = 0; j < model.num_joints(); ++j) {
     const Joint& J = model.joints()[j];
+    if (J.type == JointType::Sequence)
+      return tree_error(model, "joint '" + J.name + "'",
+                        "a joint sequence (the nmdp integrators take the fixed joint types)");
     if (parent_joint[J.follower] >= 0)
       return tree_error(model, "joint '" + J.name + "'",
                         "a closed loop: body '" + model.bodies()[J.follower].name +
@@ -163,6 +167,7 @@ void Tree::from_state(const State& s, VecX& theta, VecX& theta_dot) {
         q[0] = rel.p.x(), q[1] = rel.p.y(), q[2] = rel.p.z();
         break;
       case JointType::Fixed:
+      case JointType::Sequence:
         break;
     }
   }

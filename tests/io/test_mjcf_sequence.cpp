@@ -1,0 +1,303 @@
+// MJCF joint sequences (docs/model-import.md, "Joints"; docs/dynamics.md, "Joint sequences"):
+// several joints in one body imported exactly as the product of their motions. Forward kinematics
+// against MuJoCo's mj_kinematics for random joint values (optional: skips without Debian's
+// libmujoco-dev, loaded with dlopen), coordinates recovered from body poses, the singular
+// sequence refused, and the constraint rows' derivative.
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <cmath>
+#include <random>
+
+#include "moreau/dynamics/builder.hpp"
+#include "moreau/io/urdf_mjcf.hpp"
+#include "moreau/math/so3.hpp"
+#include "moreau/sim/simulator.hpp"
+
+#if __has_include(<mujoco/mujoco.h>)
+#include <mujoco/mujoco.h>
+#define MOREAU_TEST_MUJOCO 1
+#endif
+
+namespace moreau {
+namespace {
+
+const std::string kModels = "/usr/share/mujoco/model/";
+
+// Per-link source values from a qpos vector laid out as MuJoCo's: links in document order,
+// each link's joints in order.
+LinkValues values_of(const LinkTree& t, const double* qpos) {
+  LinkValues v(t.links.size());
+  int o = 0;
+  for (size_t i = 0; i < t.links.size(); ++i)
+    for (const SourceJoint& s : t.links[i].sources)
+      for (int k = 0; k < s.width(); ++k) v[i].push_back(qpos[o++]);
+  return v;
+}
+
+int qpos_size(const LinkTree& t) {
+  int n = 0;
+  for (const TreeLink& l : t.links)
+    for (const SourceJoint& s : l.sources) n += s.width();
+  return n;
+}
+
+// Random joint values: hinges and slides ref + U(-1, 1), balls and free rotations random unit
+// quaternions, free positions U(-1, 1).
+std::vector<double> random_qpos(const LinkTree& t, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> q;
+  for (const TreeLink& l : t.links)
+    for (const SourceJoint& s : l.sources) {
+      if (s.kind == SourceKind::Free)
+        for (int k = 0; k < 3; ++k) q.push_back(u(rng));
+      if (s.kind == SourceKind::Free || s.kind == SourceKind::Ball) {
+        double c[4];
+        for (double& x : c) x = u(rng);
+        const Quat r = Quat(c[0], c[1], c[2], c[3]).normalized();
+        q.insert(q.end(), {r.w(), r.x(), r.y(), r.z()});
+      } else {
+        q.push_back(s.ref + u(rng));
+      }
+    }
+  return q;
+}
+
+TEST(MjcfSequence, HumanoidImportsExactly) {
+  Result<ImportedModel> r = import_mjcf_file(kModels + "humanoid/humanoid.xml");
+  if (!r.ok() && r.error().message().find("humanoid.xml") != std::string::npos &&
+      r.error().message().find("open") != std::string::npos)
+    GTEST_SKIP() << "MuJoCo's sample models are not installed";
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  for (const std::string& w : r->warnings) EXPECT_EQ(w.find("approximat"), std::string::npos) << w;
+  const Model& m = r->scene.model;
+  EXPECT_EQ(6 * m.num_bodies() - m.joint_rows(), 27);  // MuJoCo's nv
+  int sequences = 0;
+  for (const Joint& j : m.joints()) sequences += j.type == JointType::Sequence;
+  EXPECT_EQ(sequences, 4);  // the hips (three hinges) and the ankles (offset hinges)
+}
+
+// The state of random joint values: every joint's residual vanishes, and its DoF values, recovered
+// from the body poses alone (cold Newton), are the values given.
+TEST(MjcfSequence, CoordinatesRecoveredFromPoses) {
+  Result<ImportedModel> r = import_mjcf_file(kModels + "humanoid/humanoid.xml");
+  if (!r.ok()) GTEST_SKIP() << r.error().message();
+  const Model& m = r->scene.model;
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    const std::vector<double> q = random_qpos(r->tree, rng);
+    const LinkValues v = values_of(r->tree, q.data());
+    const State s = tree_state(r->tree, r->build, m, v);
+    EXPECT_LT(joint_residual(m, s).lpNorm<Eigen::Infinity>(), 1e-12);
+    for (size_t i = 0; i < r->tree.links.size(); ++i) {
+      const int jn = r->build.joint_of_link[i];
+      if (jn < 0) continue;
+      const std::vector<double> want = link_dof_coordinates(r->tree.links[i], v[i]);
+      const Joint& j = m.joints()[jn];
+      for (int k = 0; k < j.dofs(); ++k) {
+        double qk, qd;
+        joint_dof_state(j, s, k, &qk, &qd);
+        EXPECT_NEAR(qk, want[k], 1e-10) << j.name << " dof " << k << " trial " << trial;
+      }
+    }
+  }
+}
+
+// Constraint rows: along a velocity the joint allows (q moving at rate qd), the DoF rows read qd
+// and the constraint rows zero; a finite difference of the DoF values agrees.
+TEST(MjcfSequence, RowsAreTheMotionSubspaceAndItsComplement) {
+  const std::string xml = R"(<mujoco><worldbody><body name="a" pos="0 0 1">
+      <geom type="box" size=".1 .2 .3" mass="1"/>
+      <joint name="s" type="slide" axis="0 1 1"/>
+      <joint name="h1" type="hinge" axis="1 0 0" pos="0 .1 0"/>
+      <joint name="h2" type="hinge" axis="0 1 0" pos=".2 0 .05"/>
+      <body name="b" pos="0 0 -.5"><geom type="sphere" size=".1" mass="1"/>
+        <joint name="x" type="slide" axis="1 0 0"/><joint name="y" type="slide" axis="0 1 0"/>
+        <joint name="ball" type="ball" pos="0 0 .1"/></body>
+      </body></worldbody></mujoco>)";
+  Result<ImportedModel> r = import_mjcf_string(xml, "seq.xml", "");
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  const Model& m = r->scene.model;
+  ASSERT_EQ(m.num_joints(), 2);
+  EXPECT_EQ(6 * m.num_bodies() - m.joint_rows(), 8);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 10; ++trial) {
+    std::vector<double> q = random_qpos(r->tree, rng), qd(8), q2 = q;
+    for (double& x : qd) x = u(rng);
+    // Advance the values along qd by h (the ball's rate in its moved frame).
+    const double h = 1e-7;
+    for (int k = 0; k < 5; ++k) q2[k] += h * qd[k];
+    const Quat b0(q[5], q[6], q[7], q[8]);
+    const Quat b1 = (b0 * Quat(Eigen::AngleAxisd(h * Vec3(qd[5], qd[6], qd[7]).norm(),
+                                                 Vec3(qd[5], qd[6], qd[7]).normalized())))
+                        .normalized();
+    q2[5] = b1.w(), q2[6] = b1.x(), q2[7] = b1.y(), q2[8] = b1.z();
+    const State s0 = tree_state(r->tree, r->build, m, values_of(r->tree, q.data()));
+    const State s1 = tree_state(r->tree, r->build, m, values_of(r->tree, q2.data()));
+    State s = s0;  // body twists by finite differences of the poses
+    for (int b = 0; b < m.num_bodies(); ++b) {
+      s.u[b].head<3>() = (s1.r[b] - s0.r[b]) / h;
+      s.u[b].tail<3>() = quat_log((s1.q[b] * s0.q[b].conjugate()).normalized()) / h;
+    }
+    int dof = 0;
+    for (const Joint& j : m.joints()) {
+      JointAxes ax;
+      joint_axes(j, s, ax);
+      auto rate = [&](int axis) {
+        return ax.Jf.row(axis).dot(s.u[j.follower]) +
+               (j.base >= 0 ? ax.Jb.row(axis).dot(s.u[j.base]) : 0.0);
+      };
+      for (int k = 0; k < ax.d; ++k) EXPECT_NEAR(rate(ax.dof[k]), qd[dof + k], 1e-5) << j.name;
+      for (int c = 0; c < ax.m; ++c) EXPECT_NEAR(rate(ax.constrained[c]), 0.0, 1e-5) << j.name;
+      dof += ax.d;
+    }
+  }
+}
+
+TEST(MjcfSequence, SingularSequenceIsAClearError) {
+  const std::string xml = R"(<mujoco><worldbody><body name="arm">
+      <geom type="sphere" size=".1" mass="1"/>
+      <joint name="h1" axis="0 0 1" pos="0 0 0"/><joint name="h2" axis="0 0 1" pos="0 0 .5"/>
+      <joint name="h3" axis="1 0 0"/></body></worldbody></mujoco>)";
+  Result<ImportedModel> r = import_mjcf_string(xml, "bad.xml", "");
+  ASSERT_FALSE(r.ok());
+  const std::string msg = r.error().message();
+  for (const char* w : {"bad.xml:1", "body 'arm'", "h1", "h2", "h3", "singular"})
+    EXPECT_NE(msg.find(w), std::string::npos) << w << " in " << msg;
+}
+
+// A body on two crossed hinges 0.2 m apart swings without loss: the energy of the frictionless,
+// undamped motion stays put, and the joint stays closed.
+TEST(MjcfSequence, OffsetHingesSwingConservatively) {
+  const std::string xml = R"(<mujoco><option timestep="0.001"/><worldbody>
+      <body name="p" pos="0 0 2"><geom type="capsule" fromto="0 0 0 .3 0 -.6" size=".05"/>
+      <joint name="a" axis="0 1 0"/><joint name="b" axis="1 0 0" pos="0 0 -.2"/>
+      </body></worldbody><keyframe><key qpos="0.8 0.5"/></keyframe></mujoco>)";
+  Result<ImportedModel> r = import_mjcf_string(xml, "swing.xml", "");
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  Scene sc = r->scene;
+  sc.settings.solver = "direct";
+  sc.settings.integrator = Integrator::MoreauMidpoint;
+  Simulator sim(sc.model, sc.settings);
+  State s = sc.initial;
+  const double e0 = total_energy(sc.model, s);
+  double drift = 0.0, closure = 0.0;
+  for (int i = 0; i < 2000; ++i) {
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    drift = std::max(drift, std::abs(total_energy(sc.model, s) - e0));
+    closure = std::max(closure, joint_residual(sc.model, s).lpNorm<Eigen::Infinity>());
+  }
+  EXPECT_LT(drift, 1e-2 * std::abs(e0 - potential_energy(sc.model, s)) + 1e-3);
+  EXPECT_LT(closure, 1e-9);
+}
+
+#ifdef MOREAU_TEST_MUJOCO
+
+struct MuJoCo {
+  void* lib = nullptr;
+  mjModel* (*load)(const char*, const mjVFS*, char*, int) = nullptr;
+  mjData* (*make_data)(const mjModel*) = nullptr;
+  void (*kinematics)(const mjModel*, mjData*) = nullptr;
+  int (*name2id)(const mjModel*, int, const char*) = nullptr;
+  void (*delete_data)(mjData*) = nullptr;
+  void (*delete_model)(mjModel*) = nullptr;
+  bool open() {
+    for (const char* name : {"libmujoco.so", "libmujoco.so.2.2.2"})
+      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+    if (!lib) return false;
+    load = reinterpret_cast<decltype(load)>(dlsym(lib, "mj_loadXML"));
+    make_data = reinterpret_cast<decltype(make_data)>(dlsym(lib, "mj_makeData"));
+    kinematics = reinterpret_cast<decltype(kinematics)>(dlsym(lib, "mj_kinematics"));
+    name2id = reinterpret_cast<decltype(name2id)>(dlsym(lib, "mj_name2id"));
+    delete_data = reinterpret_cast<decltype(delete_data)>(dlsym(lib, "mj_deleteData"));
+    delete_model = reinterpret_cast<decltype(delete_model)>(dlsym(lib, "mj_deleteModel"));
+    return load && make_data && kinematics && name2id && delete_data && delete_model;
+  }
+};
+
+// Largest position and orientation error of moreau's body frames (the importer's forward
+// kinematics and the built state) against mj_kinematics over random joint values.
+void check_kinematics(MuJoCo& mj, const std::string& file, double* worst) {
+  char err[1000] = "";
+  mjModel* mm = mj.load(file.c_str(), nullptr, err, sizeof err);
+  ASSERT_NE(mm, nullptr) << err;
+  Result<ImportedModel> r = import_mjcf_file(file);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  const Model& m = r->scene.model;
+  EXPECT_EQ(6 * m.num_bodies() - m.joint_rows(), mm->nv) << file;
+  ASSERT_EQ(qpos_size(r->tree), mm->nq) << file;
+  mjData* d = mj.make_data(mm);
+  std::mt19937 rng(11);
+  *worst = 0.0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const std::vector<double> q = random_qpos(r->tree, rng);
+    for (int i = 0; i < mm->nq; ++i) d->qpos[i] = q[i];
+    mj.kinematics(mm, d);
+    const LinkValues v = values_of(r->tree, q.data());
+    const std::vector<Pose> X = link_world_poses(r->tree, v);
+    const State s = tree_state(r->tree, r->build, m, v);
+    for (size_t i = 0; i < r->tree.links.size(); ++i) {
+      const int id = mj.name2id(mm, mjOBJ_BODY, r->tree.links[i].name.c_str());
+      if (id < 0) continue;  // unnamed bodies
+      const Vec3 p(d->xpos[3 * id], d->xpos[3 * id + 1], d->xpos[3 * id + 2]);
+      const Quat qm(d->xquat[4 * id], d->xquat[4 * id + 1], d->xquat[4 * id + 2],
+                    d->xquat[4 * id + 3]);
+      Pose W = X[i];
+      if (r->build.body_of_link[i] >= 0)  // moving: the frame from the built state too
+        W = s.pose(r->build.body_of_link[i]) * r->build.link_in_body[i];
+      for (const Pose& P : {X[i], W})
+        *worst = std::max({*worst, (P.p - p).norm(), P.q.angularDistance(qm)});
+    }
+  }
+  mj.delete_data(d);
+  mj.delete_model(mm);
+}
+
+TEST(MjcfSequence, KinematicsAgreeWithMuJoCo) {
+  MuJoCo mj;
+  if (!mj.open()) GTEST_SKIP() << "libmujoco (Debian libmujoco-dev) is not installed";
+  for (const char* f : {"humanoid/humanoid.xml", "humanoid/22_humanoids.xml",
+                        "humanoid100/humanoid100.xml", "slider_crank/slider_crank.xml"}) {
+    const std::string file = kModels + f;
+    if (FILE* fp = std::fopen(file.c_str(), "r"))
+      std::fclose(fp);
+    else
+      continue;
+    double worst = 0.0;
+    check_kinematics(mj, file, &worst);
+    std::printf("kinematics vs mj_kinematics: %s max error %.3g\n", f, worst);
+    EXPECT_LT(worst, 1e-9) << f;
+  }
+}
+
+#endif
+
+}  // namespace
+}  // namespace moreau
+
+namespace moreau {
+namespace {
+
+// MuJoCo's humanoid for 5 s at dt = 5 ms: no NaN, the joints (hips and ankles are sequences)
+// closed at every step.
+TEST(MjcfSequence, HumanoidFiveSeconds) {
+  Result<ImportedModel> r = import_mjcf_file(kModels + "humanoid/humanoid.xml");
+  if (!r.ok()) GTEST_SKIP() << r.error().message();
+  Scene sc = r->scene;
+  sc.settings.dt = 0.005;
+  Simulator sim(sc.model, sc.settings);
+  State s = sc.initial;
+  double closure = 0.0, limits = 0.0;
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    closure = std::max(closure, joint_residual(sc.model, s).lpNorm<Eigen::Infinity>());
+    limits = std::max(limits, limit_violation(sc.model, s));
+  }
+  std::printf("humanoid 5 s: max joint residual %.3g, max limit violation %.3g\n", closure, limits);
+  EXPECT_TRUE(s.all_finite());
+  EXPECT_LT(closure, 1e-6);
+}
+
+}  // namespace
+}  // namespace moreau
