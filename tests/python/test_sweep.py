@@ -61,3 +61,15 @@ def test_sweep_with_fclib_equals_serial_bench(moreau, tmp_path):
     assert rows(tmp_path / "dask" / "results.csv") == rows(tmp_path / "serial" / "results.csv")
     assert sweep.main(["--systems", "none", "--fclib", str(tmp_path / "nope.hdf5"),
                        "--out", str(tmp_path / "x")]) == 2
+
+
+def test_sweep_on_an_existing_scheduler(moreau, tmp_path):
+    from dask.distributed import LocalCluster
+    from moreau import sweep
+    args = ["--systems", "fourbar-fixed", "--solvers", "admm-ncp-sa", "--max-samples", "2",
+            "--duration", "0.2"]
+    run_cli("bench", "--quiet", *args, "--out", tmp_path / "serial")
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=":0") as cluster:
+        assert sweep.main(args + ["--scheduler", cluster.scheduler_address,
+                                  "--out", str(tmp_path / "dask")]) == 0
+    assert rows(tmp_path / "dask" / "results.csv") == rows(tmp_path / "serial" / "results.csv")
