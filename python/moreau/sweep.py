@@ -40,6 +40,21 @@ def _solve(sample, index, solver, label, tol, max_iters, params, cold, warm, tra
     return rows
 
 
+def _expand_fclib(paths):
+    """FCLib inputs as `moreau bench --fclib` takes them: files, or directories searched for
+    *.hdf5 / *.h5 (sorted)."""
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            out += sorted(os.path.join(p, f) for f in os.listdir(p)
+                          if f.endswith((".hdf5", ".h5")))
+        elif os.path.isfile(p):
+            out.append(p)
+        else:
+            raise _moreau.InputError(f"--fclib {p}: no such file")
+    return out
+
+
 def parse_params(items):
     """['omega=1,1.5', 'check_every=5'] -> [({'omega': '1', 'check_every': '5'}, 'omega=1,check_every=5'),
     ...]: every combination of the listed values (as written), in the order given."""
@@ -89,6 +104,7 @@ def run_sweep(out, systems=None, solvers=None, params=(), fclib=(), dt=0.0, dura
                 f"unknown system '{s}'; the suite is: {', '.join(bench.suite_systems())} (any "
                 f"built-in scene or scene file works too; built-ins: "
                 f"{', '.join(_moreau.builtin_scenes())})")
+    _expand_fclib(fclib)  # missing files are bad input, before any work
     for p, _ in combos:  # every setting checked before any work (messages of --param)
         bench.run_solves([], solvers, tol=tol, max_iters=max_iters, params=p)
     if not cold and not warm:
@@ -103,9 +119,9 @@ def run_sweep(out, systems=None, solvers=None, params=(), fclib=(), dt=0.0, dura
         # 1. Samples: one task per system; results in the order of `systems`.
         t_rec = time.perf_counter()
         n = len(systems)
-        rec = client.map(_record, systems, [dt] * n, [duration] * n, [max_samples] * n,
+        rec = [] if n == 0 else client.map(_record, systems, [dt] * n, [duration] * n, [max_samples] * n,
                          pure=False)
-        recorded = client.gather(rec)
+        recorded = client.gather(rec) if rec else []
         t_rec = time.perf_counter() - t_rec
         samples, names, notes = [], [], []
         for system, (status, value) in zip(systems, recorded):
@@ -116,7 +132,7 @@ def run_sweep(out, systems=None, solvers=None, params=(), fclib=(), dt=0.0, dura
                 continue
             samples.extend(value)
             names.append(system)
-        for f in fclib:
+        for f in _expand_fclib(fclib):
             for s in bench.load_samples(f):
                 if not names or names[-1] != s.system:
                     names.append(s.system)
@@ -163,11 +179,13 @@ def main(argv=None):
                     "tasks; writes OUT/results.csv, summary.json, plots/ and report.md with "
                     "`moreau bench`'s writer.")
     ap.add_argument("--out", required=True, help="output directory (created)")
-    ap.add_argument("--systems", help="comma-separated scenes (default: the Table II suite)")
+    ap.add_argument("--systems", help="comma-separated scenes (default: the Table II suite); "
+                    "'none' for files only")
     ap.add_argument("--solvers", help="comma-separated solvers (default: moreau bench's set)")
     ap.add_argument("--param", action="append", default=[], metavar="KEY=V1,V2",
                     help="solver parameter and its values (repeatable; every combination runs)")
-    ap.add_argument("--fclib", action="append", default=[], help="FCLib .hdf5 or .mprob file")
+    ap.add_argument("--fclib", action="append", default=[],
+                    help="FCLib .hdf5 file or directory of them, or a .mprob dump (repeatable)")
     ap.add_argument("--dt", type=float, default=0.0, help="time step override [s]")
     ap.add_argument("--duration", type=float, default=0.0, help="simulated time per system [s]")
     ap.add_argument("--max-samples", type=int, default=0, help="samples per system (default 12)")
@@ -192,7 +210,8 @@ def main(argv=None):
 
     try:
         res = run_sweep(
-            a.out, systems=split(a.systems) if a.systems else None,
+            a.out, systems=(None if not a.systems else [] if a.systems == "none" else
+                            split(a.systems)),
             solvers=split(a.solvers) if a.solvers else None, params=a.param, fclib=a.fclib,
             dt=a.dt, duration=duration, max_samples=max_samples, tol=a.tol, max_iters=max_iter,
             cold=not a.no_cold, warm=not a.no_warm, scheduler=a.scheduler, workers=a.workers,

@@ -66,7 +66,7 @@ py::array_t<double> joint_positions(const Model& m, const State& s) {
     throw InputError("state has " + std::to_string(s.num_bodies()) + " bodies, the model " +
                      std::to_string(m.num_bodies()));
   std::vector<double> q;
-  JointAxes ax;
+  JointAxes ax;  // joint_axes reads the bodies of each joint: the sizes are checked above
   for (const Joint& j : m.joints()) {
     joint_axes(j, s, ax);
     for (int k = 0; k < ax.d; ++k) q.push_back(ax.value[ax.dof[k]]);
@@ -84,9 +84,10 @@ std::vector<std::string> dof_names(const Model& m) {
 
 SceneHandle load(const std::string& name, const py::kwargs& params) {
   SceneParams sp;
-  for (const auto& [k, v] : params)
-    sp[py::str(k)] =
-        py::isinstance<py::str>(v) ? std::string(py::str(v)) : std::string(py::str(py::repr(v)));
+  for (const auto& [k, v] : params)  // as `--set key=value` would spell it (True: 1)
+    sp[py::str(k)] = py::isinstance<py::bool_>(v) ? (v.cast<bool>() ? "1" : "0")
+                     : py::isinstance<py::str>(v) ? v.cast<std::string>()
+                                                  : std::string(py::str(py::repr(v)));
   Result<Scene> r = load_scene(name, sp);
   if (!r) throw InputError(r.error().message());
   return SceneHandle{std::make_shared<const Scene>(std::move(*r))};
@@ -99,8 +100,11 @@ void bind_model(py::module_& m) {
                     "Per-body state: CoM positions r (nb, 3) [m], quaternions and twists u = [v; "
                     "w] (nb, 6) at the CoM in the world frame [m/s, rad/s]. r, u and q_xyzw are "
                     "writable views (no copy); q is a (w, x, y, z) copy, moreau's convention.")
-      .def(py::init([](int nb) { return State::zeros(nb); }), py::arg("num_bodies"),
-           "All bodies at the origin, at rest.")
+      .def(py::init([](int nb) {
+             if (nb < 0) throw InputError("State: num_bodies must be >= 0");
+             return State::zeros(nb);
+           }),
+           py::arg("num_bodies"), "All bodies at the origin, at rest.")
       .def_readwrite("t", &State::t, "simulated time [s]")
       .def_property_readonly("num_bodies", &State::num_bodies)
       .def_property(

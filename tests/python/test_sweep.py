@@ -47,3 +47,29 @@ def test_param_sweep_labels_rows(moreau, tmp_path):
     with pytest.raises(moreau.InputError, match="--param 'omegaa=1'"):
         sweep.run_sweep(str(tmp_path / "q"), systems=["fourbar-fixed"], solvers=["pgs-ncp"],
                         params=["omegaa=1"])
+
+
+def test_sweep_with_fclib_equals_serial_bench(moreau, tmp_path):
+    from moreau import sweep
+    from conftest import PROBLEMS
+    if not moreau.fclib_supported():
+        pytest.skip("built without HDF5")
+    run_cli("bench", "--quiet", "--systems", "none", "--fclib", PROBLEMS, "--solvers",
+            "nbgs,apgd", "--out", tmp_path / "serial")
+    assert sweep.main(["--systems", "none", "--fclib", str(PROBLEMS), "--solvers", "nbgs,apgd",
+                       "--workers", "2", "--out", str(tmp_path / "dask")]) == 0
+    assert rows(tmp_path / "dask" / "results.csv") == rows(tmp_path / "serial" / "results.csv")
+    assert sweep.main(["--systems", "none", "--fclib", str(tmp_path / "nope.hdf5"),
+                       "--out", str(tmp_path / "x")]) == 2
+
+
+def test_sweep_on_an_existing_scheduler(moreau, tmp_path):
+    from dask.distributed import LocalCluster
+    from moreau import sweep
+    args = ["--systems", "fourbar-fixed", "--solvers", "admm-ncp-sa", "--max-samples", "2",
+            "--duration", "0.2"]
+    run_cli("bench", "--quiet", *args, "--out", tmp_path / "serial")
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=":0") as cluster:
+        assert sweep.main(args + ["--scheduler", cluster.scheduler_address,
+                                  "--out", str(tmp_path / "dask")]) == 0
+    assert rows(tmp_path / "dask" / "results.csv") == rows(tmp_path / "serial" / "results.csv")
