@@ -68,7 +68,9 @@ double limit_violation(const Model& m, const State& s);
 double constraint_violation(const Model& m, const State& s);
 // Numerical rank by a rank-revealing QR with a relative threshold.
 int numerical_rank(const MatX& A, double rel_tol = 1e-9);
-// DoF coordinate q and rate qdot of joint j's DoF k.
+// DoF coordinate q and rate qdot of joint j's DoF k. A joint sequence's coordinates come from a
+// cold start at the reference configuration (hinge angles on the branch nearest it); to follow
+// angles continuously past pi, keep a JointAxes per joint and call joint_axes every step.
 void joint_dof_state(const Joint& j, const State& s, int k, double* q, double* qdot);
 
 }  // namespace moreau
