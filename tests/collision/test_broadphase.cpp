@@ -5,6 +5,8 @@
 #include <set>
 
 #include "moreau/collision/broadphase.hpp"
+#include "moreau/collision/shape.hpp"
+#include "moreau/math/so3.hpp"
 
 namespace moreau {
 namespace {
@@ -40,6 +42,67 @@ TEST(Broadphase, GridMatchesBruteForce) {
     EXPECT_EQ(grid, brute);
     EXPECT_GT(brute.size(), 100u);
   }
+}
+
+// Far from the origin the grid's cell keys saturate and distinct cells share a key: the pairs are
+// still exactly the overlapping ones, and never a box with itself.
+TEST(Broadphase, SaturatedCellKeysStillGiveTheOverlappingPairs) {
+  std::vector<Vec3> lo, hi;
+  std::vector<int> ids;
+  for (int i = 0; i < 6; ++i) {
+    const Vec3 c(1e7 + 0.015 * i, -3e6, 0.0);  // cells of 0.02 m: keys clamp at 2^20 cells
+    lo.push_back(c - Vec3::Constant(0.01));
+    hi.push_back(c + Vec3::Constant(0.01));
+    ids.push_back(i);
+  }
+  std::set<std::pair<int, int>> pairs;
+  int reported = 0;
+  GridBroadphase bp;
+  bp.overlaps(ids, lo, hi, [&](int i, int j) {
+    EXPECT_LT(i, j);
+    pairs.insert({i, j});
+    ++reported;
+  });
+  // Centres 0.015 apart, boxes 0.02 wide: each box overlaps its immediate neighbours only.
+  const std::set<std::pair<int, int>> expected{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}};
+  EXPECT_EQ(pairs, expected);
+  EXPECT_GE(reported, 5);  // a pair may be reported more than once here: the detector dedupes
+}
+
+// The world box of every bounded shape is tight: each face touches the shape, i.e. it equals the
+// support function along +-e_k (an independent computation through support()).
+TEST(Broadphase, TightWorldBoxesEqualTheSupportExtents) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<Geometry> shapes(4);
+  shapes[0].type = ShapeType::Sphere;
+  shapes[0].radius = 0.3;
+  shapes[1].type = ShapeType::Capsule;
+  shapes[1].radius = 0.1;
+  shapes[1].half_length = 0.4;
+  shapes[2].type = ShapeType::Cylinder;
+  shapes[2].radius = 0.2;
+  shapes[2].half_length = 0.05;
+  shapes[3].type = ShapeType::Ellipsoid;
+  shapes[3].half_extents = Vec3(0.3, 0.1, 0.05);
+  for (const Geometry& g : shapes)
+    for (int trial = 0; trial < 20; ++trial) {
+      const Pose X{Vec3(u(rng), u(rng), u(rng)), Quat(u(rng), u(rng), u(rng), u(rng)).normalized()};
+      Vec3 center, half, lo, hi;
+      local_bounds(g, &center, &half);
+      tight_world_aabb(g, center, half, X, X.R(), &lo, &hi);
+      const PlacedShape ps = place(g, X);
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 e = Vec3::Unit(k);
+        EXPECT_NEAR(hi[k], support(ps, e)[k], 1e-12) << shape_name(g.type) << " axis " << k;
+        EXPECT_NEAR(lo[k], support(ps, -e)[k], 1e-12) << shape_name(g.type) << " axis " << k;
+      }
+      // The bounding sphere contains the box's support points in every direction.
+      for (int d = 0; d < 20; ++d) {
+        const Vec3 dir = Vec3(u(rng), u(rng), u(rng)).normalized();
+        EXPECT_LE((support(ps, dir) - X * center).norm(), bounding_radius(g, half) + 1e-12);
+      }
+    }
 }
 
 }  // namespace

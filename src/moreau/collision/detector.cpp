@@ -31,9 +31,11 @@ struct CollisionWorkspace {
   std::vector<Mat3> R;   // X[i].R()
   std::vector<Vec3> bc;  // bounding sphere centre (world) and radius (+ margin / 2)
   std::vector<double> br;
+  std::vector<double> radius;  // bounding radius about the bounds' centre (local, fixed)
   std::vector<Vec3> lo, hi;
   GridBroadphase grid;
-  std::vector<std::pair<int, int>> pairs;
+  std::vector<std::pair<int, int>> pairs, sorted_pairs;
+  std::vector<int> pair_start, pair_fill;  // counting sort of the pairs by their first geometry
   std::vector<ContactPoint> pts;
   std::vector<Contact> contacts;
 };
@@ -62,6 +64,7 @@ CollisionDetector::CollisionDetector(const Model& model)
   w.R.resize(ng);
   w.bc.resize(ng);
   w.br.resize(ng);
+  w.radius.assign(ng, 0.0);
   w.lo.resize(ng);
   w.hi.resize(ng);
   for (int i = 0; i < ng; ++i) {
@@ -72,6 +75,7 @@ CollisionDetector::CollisionDetector(const Model& model)
       continue;
     }
     local_bounds(g, &w.center[i], &w.half[i]);
+    w.radius[i] = bounding_radius(g, w.half[i]);
     if (g.type == ShapeType::TriangleMesh && g.mesh) w.bvh[i] = MeshBvh(*g.mesh);
     w.bounded.push_back(i);
   }
@@ -125,6 +129,23 @@ static std::pair<int, int> canonical(const CollisionWorkspace& w, int i, int j) 
   return {std::min(i, j), std::max(i, j)};
 }
 
+// Sorts the pairs (a, b) lexicographically in O(pairs + geometries): a counting sort on a, then
+// each a's few partners sorted by b. Same order as std::sort, without its log factor.
+static void sort_pairs(CollisionWorkspace& w) {
+  const size_t ng = w.filter.size();
+  w.pair_start.assign(ng + 1, 0);
+  for (const auto& pr : w.pairs) ++w.pair_start[pr.first + 1];
+  for (size_t a = 0; a < ng; ++a) w.pair_start[a + 1] += w.pair_start[a];
+  w.pair_fill.assign(w.pair_start.begin(), w.pair_start.end() - 1);
+  w.sorted_pairs.resize(w.pairs.size());
+  for (const auto& pr : w.pairs) w.sorted_pairs[w.pair_fill[pr.first]++] = pr;
+  for (size_t a = 0; a < ng; ++a)
+    if (w.pair_start[a + 1] - w.pair_start[a] > 1)
+      std::sort(w.sorted_pairs.begin() + w.pair_start[a],
+                w.sorted_pairs.begin() + w.pair_start[a + 1]);
+  w.pairs.swap(w.sorted_pairs);
+}
+
 static void broadphase(const Model& m, CollisionWorkspace& w, double margin) {
   w.pairs.clear();
   w.grid.overlaps(w.bounded, w.lo, w.hi, [&](int i, int j) {
@@ -141,7 +162,9 @@ static void broadphase(const Model& m, CollisionWorkspace& w, double margin) {
       if (may_collide(w, p, j)) w.pairs.push_back(canonical(w, p, j));
     }
   }
-  std::sort(w.pairs.begin(), w.pairs.end());
+  sort_pairs(w);
+  // Cells beyond the grid's key range share keys, where a pair can be found twice.
+  w.pairs.erase(std::unique(w.pairs.begin(), w.pairs.end()), w.pairs.end());
 }
 
 const std::vector<Contact>& CollisionDetector::detect(const State& s,
@@ -156,9 +179,9 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
     w.R[i] = w.X[i].R();
   }
   for (int i : w.bounded) {
-    world_aabb(w.center[i], w.half[i], w.X[i], &w.lo[i], &w.hi[i]);
+    tight_world_aabb(geoms[i], w.center[i], w.half[i], w.X[i], w.R[i], &w.lo[i], &w.hi[i]);
     w.bc[i] = w.X[i].p + w.R[i] * w.center[i];
-    w.br[i] = w.half[i].norm() + 0.5 * margin;
+    w.br[i] = w.radius[i] + 0.5 * margin;
     w.lo[i].array() -= 0.5 * margin;
     w.hi[i].array() += 0.5 * margin;
   }

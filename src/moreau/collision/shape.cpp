@@ -97,4 +97,48 @@ void local_bounds(const Geometry& g, Vec3* center, Vec3* half) {
   }
 }
 
+void tight_world_aabb(const Geometry& g, const Vec3& center, const Vec3& half, const Pose& X,
+                      const Mat3& R, Vec3* lo, Vec3* hi) {
+  const Vec3 c = X.p + R * center;
+  Vec3 h;
+  switch (g.type) {
+    case ShapeType::Sphere:
+      h = Vec3::Constant(g.radius);
+      break;
+    case ShapeType::Capsule:
+      h = g.half_length * R.col(2).cwiseAbs() + Vec3::Constant(g.radius);
+      break;
+    case ShapeType::Cylinder: {
+      // Per world axis k: the disc of radius r spans r sqrt(1 - a_k^2) about the axis a.
+      const Vec3 a = R.col(2);
+      for (int k = 0; k < 3; ++k)
+        h[k] =
+            g.half_length * std::abs(a[k]) + g.radius * std::sqrt(std::max(0.0, 1.0 - a[k] * a[k]));
+      break;
+    }
+    case ShapeType::Ellipsoid:
+      // Support of the ellipsoid along e_k: sqrt(sum_j (R_kj h_j)^2).
+      h = (R * half.asDiagonal()).rowwise().norm();
+      break;
+    default:
+      h = R.cwiseAbs() * half;
+      break;
+  }
+  *lo = c - h;
+  *hi = c + h;
+}
+
+double bounding_radius(const Geometry& g, const Vec3& half) {
+  switch (g.type) {
+    case ShapeType::Sphere:
+      return g.radius;
+    case ShapeType::Capsule:
+      return g.radius + g.half_length;
+    case ShapeType::Ellipsoid:
+      return half.maxCoeff();
+    default:
+      return half.norm();
+  }
+}
+
 }  // namespace moreau

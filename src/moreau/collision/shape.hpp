@@ -37,6 +37,15 @@ inline void world_aabb(const Vec3& center, const Vec3& half, const Pose& X, Vec3
   *hi = c + h;
 }
 
+// World AABB of geometry g placed at X (rotation R = X.R()), tight for every shape: a sphere's
+// box does not grow when it spins, a capsule's is its segment's box grown by the radius, a
+// cylinder's and an ellipsoid's are exact (Eberly, "Bounding boxes"); boxes and meshes use the
+// local box rotated (world_aabb).
+void tight_world_aabb(const Geometry& g, const Vec3& center, const Vec3& half, const Pose& X,
+                      const Mat3& R, Vec3* lo, Vec3* hi);
+// Radius of a sphere about X * center that contains the geometry.
+double bounding_radius(const Geometry& g, const Vec3& half);
+
 // True for shapes whose support point is unique in every direction (strictly convex).
 inline bool strictly_convex(ShapeType t) {
   return t == ShapeType::Sphere || t == ShapeType::Ellipsoid;
