@@ -58,6 +58,10 @@ void parse_option(Context& c, const Element* e) {
 
 void parse_asset(Context& c, const Element* e) {
   for (const Element* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
+    if (std::strcmp(ch->Name(), "hfield") == 0) {
+      parse_hfield(c, ch);
+      continue;
+    }
     if (std::strcmp(ch->Name(), "mesh") != 0) {
       c.ignore("<asset><" + std::string(ch->Name()) + ">", ch->GetLineNum());
       continue;
