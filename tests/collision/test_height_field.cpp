@@ -115,5 +115,25 @@ TEST(HeightField, BoxOnAFlatFieldHasUpwardContacts) {
   EXPECT_GT(ymax - ymin, 0.2);
 }
 
+TEST(HeightField, BoxSmallerThanACellRestsOnItsCorners) {
+  const Geometry hf = field(9, 9, 1.0, 1.0, 0.0, 0.1);  // cells of 0.25 m
+  Geometry box;
+  box.body = 0;
+  box.type = ShapeType::Box;
+  box.half_extents = Vec3(0.04, 0.04, 0.03);
+  // Inside the triangle (0, 0) (0.25, 0) (0.25, 0.25) of the cell at the origin.
+  for (double gap : {0.0, 5e-4, -1e-3}) {
+    const Pose Xb{Vec3(0.17, 0.06, 0.03 + gap), Quat::Identity()};
+    const auto c = contacts(hf, Pose(), box, Xb);
+    ASSERT_EQ(c.size(), 4u) << gap;
+    for (const ContactPoint& p : c) {
+      EXPECT_LE((p.normal - Vec3::UnitZ()).norm(), 1e-12);
+      EXPECT_NEAR(p.gap, gap, 1e-12);
+      EXPECT_NEAR(std::abs(p.point.x() - 0.17), 0.04, 1e-12);
+      EXPECT_NEAR(std::abs(p.point.y() - 0.06), 0.04, 1e-12);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace moreau
