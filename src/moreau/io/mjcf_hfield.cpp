@@ -27,7 +27,9 @@ void parse_hfield(Context& c, const Element* e) {
   if (!file.empty()) {
     if (a.has("nrow") || a.has("ncol") || a.has("elevation"))
       c.fail(e, element, "either a file or nrow/ncol (with elevation)", "both");
-    const std::string path = join_path(join_path(c.dir, c.meshdir), file);
+    // Relative to meshdir (itself relative to the main file's directory), as MuJoCo's meshes.
+    const std::string path =
+        join_path(c.meshdir.empty() ? c.dir : join_path(c.dir, c.meshdir), file);
     if (!std::ifstream(path))
       c.fail(e, element + " file", "a readable PNG file", "'" + path + "' is missing");
     if (path.size() < 4 || (path.compare(path.size() - 4, 4, ".png") != 0 &&

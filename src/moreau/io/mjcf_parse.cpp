@@ -76,7 +76,7 @@ void parse_asset(Context& c, const Element* e) {
       name = name.substr(0, name.find_last_of('.'));
     }
     MeshAsset m;
-    m.file = join_path(join_path(c.dir, c.meshdir), file);
+    m.file = join_path(c.meshdir.empty() ? c.dir : join_path(c.dir, c.meshdir), file);
     m.scale = a.vec3("scale", Vec3::Ones());
     m.line = ch->GetLineNum();
     if (!std::ifstream(m.file))
