@@ -72,6 +72,21 @@ if(MOREAU_HDF5_INCLUDE AND MOREAU_HDF5_LIB)
 endif()
 # --- end FCLib ---------------------------------------------------------------------------------
 
+# --- PNG height fields (docs/model-import.md, <hfield file="*.png">) ---------------------------
+# Optional: libpng (libpng-dev) reads MJCF height fields given as PNG images
+# (src/moreau/io/png_gray.cpp). Without it moreau builds and such a height field is an error that
+# names the file; inline elevation data needs no library.
+find_path(MOREAU_PNG_INCLUDE png.h)
+find_library(MOREAU_PNG_LIB NAMES png16 png)
+if(MOREAU_PNG_INCLUDE AND MOREAU_PNG_LIB)
+  add_library(moreau_dep_png INTERFACE)
+  target_include_directories(moreau_dep_png SYSTEM INTERFACE ${MOREAU_PNG_INCLUDE})
+  target_link_libraries(moreau_dep_png INTERFACE ${MOREAU_PNG_LIB})
+  target_compile_definitions(moreau_dep_png INTERFACE MOREAU_HAVE_PNG=1)
+  list(APPEND MOREAU_IO_LIBS moreau_dep_png)
+endif()
+# --- end PNG -----------------------------------------------------------------------------------
+
 # --- Peers: Siconos and MuJoCo, side by side with moreau (docs/performance.md) ----------------
 # Optional: Siconos numerics (libsiconos-numerics-dev) adds its fc3d solvers to the registry as
 # `siconos-*` (src/moreau/solvers/peer_siconos.cpp), linked directly; MuJoCo (libmujoco-dev)

@@ -10,6 +10,7 @@ PACKAGES=(
   libmujoco-dev libmujoco-samples
   libsiconos-numerics-dev
   libsuitesparse-dev
+  libpng-dev  # optional: MJCF height fields from PNG images (src/moreau/io/png_gray.cpp)
   python3-cvxopt  # reference QP solutions in tests/nmdp (run with /usr/bin/python3)
   pybind11-dev  # the moreau Python module (python/, docs/python.md)
   python3-dev  # Python.h for the moreau Python module

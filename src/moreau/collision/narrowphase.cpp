@@ -1,5 +1,5 @@
 // Pair dispatch: analytic routines where they exist, GJK/EPA otherwise, meshes through a BVH,
-// mesh-mesh pairs through their convex hulls.
+// mesh-mesh pairs through their convex hulls, height fields prism by prism.
 #include "moreau/collision/narrowphase.hpp"
 
 #include "moreau/collision/polyhedron.hpp"
@@ -35,10 +35,14 @@ void collide(const PairInput& a, const PairInput& b, double margin,
     flip_contacts(out, first);
     return;
   }
-  const PlacedShape sa{a.g, a.X, a.R ? *a.R : a.X.R(), nullptr},
-      sb{b.g, b.X, b.R ? *b.R : b.X.R(), nullptr};
+  const PlacedShape sa{a.g, a.X, a.R ? *a.R : a.X.R(), nullptr, 3},
+      sb{b.g, b.X, b.R ? *b.R : b.X.R(), nullptr, 3};
   if (ta == ShapeType::Plane) {
     if (tb != ShapeType::Plane) collide_plane(sa, sb, margin, out);
+    return;
+  }
+  if (tb == ShapeType::HeightField) {  // every shape but planes and height fields
+    if (ta != ShapeType::HeightField) collide_height_field(sb, sa, false, margin, out);
     return;
   }
   if (tb == ShapeType::TriangleMesh) {

@@ -51,6 +51,11 @@ void collide_box_box(const PlacedShape& a, const PlacedShape& b, double margin,
 void collide_mesh(const PlacedShape& mesh, const MeshBvh* bvh, const PlacedShape& b, bool mesh_is_a,
                   double margin, std::vector<ContactPoint>& out);
 
+// Height field (docs/collision.md, "Height fields"): the triangle prisms under b's bounding box,
+// each against b through convex_distance; normal from the height field to b when hf_is_a.
+void collide_height_field(const PlacedShape& hf, const PlacedShape& b, bool hf_is_a, double margin,
+                          std::vector<ContactPoint>& out);
+
 // Flips contacts [first, end) of out: A and B swapped.
 void flip_contacts(std::vector<ContactPoint>& out, size_t first);
 

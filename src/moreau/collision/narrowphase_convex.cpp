@@ -32,7 +32,7 @@ void ccd_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* v) {
 
 void ccd_center(const void* obj, ccd_vec3_t* c) {
   const auto* s = static_cast<const PlacedShape*>(obj);
-  const Vec3 x = s->tri ? Vec3((s->tri[0] + s->tri[1] + s->tri[2]) / 3.0) : s->X.p;
+  const Vec3 x = s->tri ? s->tri_center() : s->X.p;
   for (int k = 0; k < 3; ++k) c->v[k] = x[k];
 }
 
@@ -220,8 +220,8 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   // (exact for polytopes), MPR if EPA fails; FCL's EPA is avoided (it can crash on curved shapes).
   ccd_vec3_t p1, p2;
   const double dist = fcl::detail::libccd_extension::ccdGJKDist2(&a, &b, &ccd, &p1, &p2);
-  const Vec3 ca = a.tri ? Vec3((a.tri[0] + a.tri[1] + a.tri[2]) / 3.0) : a.X.p;
-  const Vec3 cb = b.tri ? Vec3((b.tri[0] + b.tri[1] + b.tri[2]) / 3.0) : b.X.p;
+  const Vec3 ca = a.tri ? a.tri_center() : a.X.p;
+  const Vec3 cb = b.tri ? b.tri_center() : b.X.p;
   Vec3 n, wa;
   if (dist >= 0.0) {
     wa = Vec3(p1.v[0], p1.v[1], p1.v[2]);

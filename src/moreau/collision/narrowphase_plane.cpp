@@ -47,6 +47,7 @@ void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin
   const Geometry& g = *b.g;
   switch (g.type) {
     case ShapeType::Plane:
+    case ShapeType::HeightField:  // both static in practice: no contacts (docs/collision.md)
       return;
     case ShapeType::Sphere:
       return P.push(b.X.p, g.radius, 0, margin, out);

@@ -1,6 +1,7 @@
 // Support functions and bounds of the primitive shapes.
 #include "moreau/collision/shape.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -49,6 +50,7 @@ Vec3 support_local(const Geometry& g, const Vec3& d) {
       return v[best];
     }
     case ShapeType::Plane:
+    case ShapeType::HeightField:
       break;
   }
   return Vec3::Zero();
@@ -57,7 +59,7 @@ Vec3 support_local(const Geometry& g, const Vec3& d) {
 Vec3 support(const PlacedShape& s, const Vec3& d) {
   if (s.tri) {
     int best = 0;
-    for (int i = 1; i < 3; ++i)
+    for (int i = 1; i < s.ntri; ++i)
       if (s.tri[i].dot(d) > s.tri[best].dot(d)) best = i;
     return s.tri[best];
   }
@@ -92,6 +94,14 @@ void local_bounds(const Geometry& g, Vec3* center, Vec3* half) {
       }
       *center = 0.5 * (lo + hi);
       *half = 0.5 * (hi - lo);
+      return;
+    }
+    case ShapeType::HeightField: {
+      const HeightFieldData& h = *g.hfield;
+      const double top =
+          h.elevation_scale * *std::max_element(h.elevation.begin(), h.elevation.end());
+      *center = Vec3(0.0, 0.0, 0.5 * (top - h.base));
+      *half = Vec3(h.rx, h.ry, 0.5 * (top + h.base));
       return;
     }
   }

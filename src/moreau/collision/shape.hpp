@@ -9,16 +9,24 @@ struct PlacedShape {
   const Geometry* g = nullptr;
   Pose X;                     // world pose of the geometry frame
   Mat3 R = Mat3::Identity();  // X.R()
-  const Vec3* tri =
-      nullptr;  // non-null: the shape is this triangle (3 world points), g is the mesh
+  // Non-null: the shape is the convex hull of these ntri world points (3: a mesh triangle, 6: a
+  // height-field prism), g is the mesh or height field.
+  const Vec3* tri = nullptr;
+  int ntri = 3;
+  Vec3 tri_center() const {
+    Vec3 c = Vec3::Zero();
+    for (int i = 0; i < ntri; ++i) c += tri[i];
+    return c / ntri;
+  }
 };
 
 inline PlacedShape place(const Geometry& g, const Pose& X) {
-  return {&g, X, X.R(), nullptr};
+  return {&g, X, X.R(), nullptr, 3};
 }
 
-// Farthest point of the shape along the (not necessarily unit) world direction d. Planes and
-// triangle meshes are not convex shapes: callers never ask them (triangles use `tri`).
+// Farthest point of the shape along the (not necessarily unit) world direction d. Planes, height
+// fields and triangle meshes are not convex shapes: callers never ask them (their pieces use
+// `tri`; a triangle mesh's support is that of its convex hull).
 Vec3 support(const PlacedShape& s, const Vec3& d);
 // Local-frame support of a convex geometry.
 Vec3 support_local(const Geometry& g, const Vec3& d);

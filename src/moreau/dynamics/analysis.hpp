@@ -10,7 +10,7 @@
 
 namespace moreau {
 
-inline constexpr int kNumShapeTypes = 8;  // ShapeType::Plane .. ShapeType::TriangleMesh
+inline constexpr int kNumShapeTypes = 9;  // ShapeType::Plane .. ShapeType::HeightField
 
 struct BodySummary {
   std::string name;

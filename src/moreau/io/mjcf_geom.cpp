@@ -71,6 +71,7 @@ GeomMass geom_mass(const Geometry& g) {
       break;
     }
     case ShapeType::Plane:
+    case ShapeType::HeightField:  // no volume: massless, like planes (docs/model-import.md)
       break;
   }
   return m;
@@ -133,9 +134,16 @@ Geometry shape(Context& c, const Attrs& a, const std::string& type) {
     for (Vec3& v : mesh->vertices) v = R.transpose() * (v - gm.com);
     g.type = ShapeType::ConvexMesh;
     g.mesh = mesh;
+  } else if (type == "hfield") {
+    const std::string name = a.str("hfield", "");
+    auto it = c.hfields.find(name);
+    if (it == c.hfields.end())
+      c.fail(a.e, a.element + " hfield", "the name of an <asset><hfield>", "'" + name + "'");
+    g.type = ShapeType::HeightField;
+    g.hfield = it->second;
   } else {
-    c.fail(a.e, a.element + " type", "plane, sphere, capsule, cylinder, box, ellipsoid or mesh",
-           "'" + type + "'");
+    c.fail(a.e, a.element + " type",
+           "plane, sphere, capsule, cylinder, box, ellipsoid, mesh or hfield", "'" + type + "'");
   }
   return g;
 }

@@ -4,6 +4,7 @@
 // geoms, inertia).
 #include <tinyxml2.h>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -69,6 +70,7 @@ struct Context {
   bool autolimits = true;
   std::map<std::string, DefaultClass> classes;  // "main" is the root <default>
   std::map<std::string, MeshAsset> meshes;
+  std::map<std::string, std::shared_ptr<const HeightFieldData>> hfields;  // <asset><hfield>
   // Elements and attributes outside the subset: tag (or tag@attribute) -> (count, first line).
   std::map<std::string, std::pair<int, int>> ignored;
   std::vector<std::string> warnings;
@@ -116,6 +118,8 @@ class Attrs {
 };
 
 void parse_defaults(Context& c, const Element* root);
+// <asset><hfield> (mjcf_hfield.cpp): elevation from a PNG file, inline data, or zeros.
+void parse_hfield(Context& c, const Element* e);
 // Class of an element: its class attribute, else the enclosing childclass.
 std::string class_of(const Element* e, const std::string& childclass);
 

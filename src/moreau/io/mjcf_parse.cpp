@@ -58,6 +58,10 @@ void parse_option(Context& c, const Element* e) {
 
 void parse_asset(Context& c, const Element* e) {
   for (const Element* ch = e->FirstChildElement(); ch; ch = ch->NextSiblingElement()) {
+    if (std::strcmp(ch->Name(), "hfield") == 0) {
+      parse_hfield(c, ch);
+      continue;
+    }
     if (std::strcmp(ch->Name(), "mesh") != 0) {
       c.ignore("<asset><" + std::string(ch->Name()) + ">", ch->GetLineNum());
       continue;
@@ -72,7 +76,7 @@ void parse_asset(Context& c, const Element* e) {
       name = name.substr(0, name.find_last_of('.'));
     }
     MeshAsset m;
-    m.file = join_path(join_path(c.dir, c.meshdir), file);
+    m.file = join_path(c.meshdir.empty() ? c.dir : join_path(c.dir, c.meshdir), file);
     m.scale = a.vec3("scale", Vec3::Ones());
     m.line = ch->GetLineNum();
     if (!std::ifstream(m.file))

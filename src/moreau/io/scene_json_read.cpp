@@ -30,6 +30,7 @@ class SceneReader {
   Geometry geometry(const json& j, const Loc& at, int body, bool top_level) const;
   void shape(const json& j, const Loc& at, Geometry& g) const;
   void mesh(const json& j, const Loc& at, Geometry& g) const;
+  void height_field(const json& j, const Loc& at, Geometry& g) const;
 
   const Reader& r_;
   std::string dir_;  // mesh files are relative to the scene file's folder
@@ -216,7 +217,8 @@ Geometry SceneReader::geometry(const json& j, const Loc& at0, int body, bool top
       {"box", ShapeType::Box},
       {"ellipsoid", ShapeType::Ellipsoid},
       {"convex_mesh", ShapeType::ConvexMesh},
-      {"mesh", ShapeType::TriangleMesh}};
+      {"mesh", ShapeType::TriangleMesh},
+      {"height_field", ShapeType::HeightField}};
   bool known = false;
   for (const auto& [n, st] : kTypes)
     if (t == n) {
@@ -225,7 +227,8 @@ Geometry SceneReader::geometry(const json& j, const Loc& at0, int body, bool top
     }
   if (!known)
     r_.fail(at.key("type"),
-            "one of plane, sphere, capsule, cylinder, box, ellipsoid, convex_mesh, mesh",
+            "one of plane, sphere, capsule, cylinder, box, ellipsoid, convex_mesh, mesh, "
+            "height_field",
             "\"" + t + "\"");
   std::vector<std::string> allowed = {"name",     "type",  "position", "orientation",
                                       "material", "group", "mask"};
@@ -247,6 +250,9 @@ Geometry SceneReader::geometry(const json& j, const Loc& at0, int body, bool top
     case ShapeType::ConvexMesh:
     case ShapeType::TriangleMesh:
       allowed.insert(allowed.end(), {"file", "vertices", "triangles"});
+      break;
+    case ShapeType::HeightField:
+      allowed.insert(allowed.end(), {"rows", "cols", "size", "elevation"});
       break;
   }
   r_.keys(j, at, allowed);
@@ -293,7 +299,36 @@ void SceneReader::shape(const json& j, const Loc& at, Geometry& g) const {
     case ShapeType::TriangleMesh:
       mesh(j, at, g);
       return;
+    case ShapeType::HeightField:
+      height_field(j, at, g);
+      return;
   }
+}
+
+// A height field (MJCF's hfield): rows x cols points, size [rx, ry, elevation, base], elevation
+// row-major (first row at -y), normalized to [0, 1] on reading; all zeros when absent.
+void SceneReader::height_field(const json& j, const Loc& at, Geometry& g) const {
+  auto need = [&](const char* key) -> const json& {
+    const json* v = Reader::get(j, key);
+    if (!v) r_.fail(at, std::string("a \"") + key + "\" for a height_field", "none");
+    return *v;
+  };
+  const int rows = r_.integer(need("rows"), at.key("rows"), 2, 1 << 15);
+  const int cols = r_.integer(need("cols"), at.key("cols"), 2, 1 << 15);
+  const json& sz = r_.array(need("size"), at.key("size"), 4);
+  std::array<double, 4> size{};
+  for (int k = 0; k < 4; ++k) size[k] = r_.number(sz[k], at.key("size").at(k), Range::Positive);
+  std::vector<double> elevation;
+  if (const json* e = Reader::get(j, "elevation")) {
+    const Loc eat = at.key("elevation");
+    r_.array(*e, eat);
+    for (size_t i = 0; i < e->size(); ++i)
+      elevation.push_back(r_.number((*e)[i], eat.at(static_cast<int>(i))));
+  }
+  Result<std::shared_ptr<const HeightFieldData>> h =
+      make_height_field(rows, cols, size, std::move(elevation), at.label);
+  if (!h) r_.fail(at, h.error());
+  g.hfield = *h;
 }
 
 // A mesh from a file (OBJ/STL, relative to the scene file) or inline vertices/triangles. A convex

@@ -121,6 +121,16 @@ void write_shape(const Geometry& g, ojson& o) {
       for (const auto& t : g.mesh->triangles)
         o["triangles"].push_back(ojson::array({t[0], t[1], t[2]}));
       return;
+    case ShapeType::HeightField: {
+      if (!g.hfield) return;
+      const HeightFieldData& h = *g.hfield;
+      o["rows"] = h.nrow;
+      o["cols"] = h.ncol;
+      o["size"] = ojson::array({h.rx, h.ry, h.elevation_scale, h.base});
+      o["elevation"] = ojson::array();
+      for (double e : h.elevation) o["elevation"].push_back(e);
+      return;
+    }
   }
 }
 

@@ -145,6 +145,12 @@ std::optional<Error> validate_geometry(const Geometry& g, int nb, const std::str
       if (!g.mesh || g.mesh->vertices.empty())
         return Error{"", 0, element + " mesh", "a mesh with vertices", "an empty mesh"};
       break;
+    case ShapeType::HeightField:
+      if (!g.hfield || g.hfield->nrow < 2 || g.hfield->ncol < 2 ||
+          g.hfield->elevation.size() != static_cast<size_t>(g.hfield->nrow) * g.hfield->ncol)
+        return Error{"", 0, element + " hfield", "a height field of at least 2 x 2 points",
+                     "an empty height field"};
+      break;
   }
   if (!std::isfinite(g.material.friction) || g.material.friction < 0.0)
     return Error{"", 0, element + " friction", "a finite number >= 0",
