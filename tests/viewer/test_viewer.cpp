@@ -1,0 +1,146 @@
+// The trajectory viewer (docs/viewer.md): its encoding, the `view` command's checks of its input,
+// and the page itself in a headless browser (when Chromium is installed).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_run.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/viewer/browser.hpp"
+#include "moreau/viewer/viewer_html.hpp"
+
+namespace moreau {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_moreau;
+using test::TempDir;
+
+TEST(ViewerEncoding, Base64MatchesRfc4648Vectors) {
+  // RFC 4648, Sec. 10.
+  const char* in[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
+  const char* out[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(viewer::base64(in[i], std::strlen(in[i])), out[i]);
+}
+
+TEST(ViewerEncoding, KeptFramesAreEvenlySpacedAndKeepBothEnds) {
+  EXPECT_EQ(viewer::kept_frames(5, 100), (std::vector<int>{0, 1, 2, 3, 4}));
+  for (int n : {2, 3, 100, 10001, 12345}) {
+    const std::vector<int> k = viewer::kept_frames(n, 50);
+    ASSERT_LE(int(k.size()), 50) << n;
+    EXPECT_EQ(k.front(), 0);
+    EXPECT_EQ(k.back(), n - 1);
+    for (size_t i = 2; i + 1 < k.size(); ++i) EXPECT_EQ(k[i] - k[i - 1], k[1] - k[0]);
+  }
+}
+
+TEST(ViewerHtml, IsOneFileWithThreeJsAndTheModel) {
+  if (!viewer::available()) GTEST_SKIP() << "built without three.js (libjs-three)";
+  Result<Scene> s = load_scene("box-on-plane");
+  ASSERT_TRUE(s) << s.error().message();
+  viewer::Recording rec(s->model.num_bodies(), true);
+  rec.add_frame(s->initial);
+  rec.add_contact(Vec3(0, 0, 0), Vec3(0, 0, 9.81));
+  const std::string html =
+      viewer::viewer_html(s->model, {"box</script>", "nbgs", "euler", 1e-3}, rec);
+  EXPECT_NE(html.find("REVISION"), std::string::npos);     // three.js is inlined
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos);   // nothing to fetch
+  EXPECT_EQ(html.find("MOREAU_DATA"), std::string::npos);  // every placeholder filled
+  EXPECT_EQ(html.find("MOREAU_VIEWER_JS"), std::string::npos);
+  // The scene name cannot close the data's <script> element early.
+  EXPECT_EQ(html.find("box</script>"), std::string::npos);
+  EXPECT_NE(html.find("box<\\/script>"), std::string::npos);
+}
+
+class ViewCommand : public ::testing::Test {
+ protected:
+  void SetUp() override { test::require_binary(); }
+  TempDir tmp;
+};
+
+TEST_F(ViewCommand, JsonTrajectoryCarriesItsScene) {
+  if (!viewer::available()) GTEST_SKIP() << "built without three.js (libjs-three)";
+  auto r = run_moreau("simulate fourbar-fixed --steps 50 -q --out '" + (tmp / "t.json") + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json t = nlohmann::json::parse(test::read_file(tmp / "t.json"));
+  EXPECT_EQ(t["scene_definition"]["bodies"].size(), 4u);
+  r = run_moreau("view '" + (tmp / "t.json") + "' --out '" + (tmp / "v.html") + "'");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(tmp / "v.html"));
+}
+
+TEST_F(ViewCommand, TrajectoryOfAnotherSceneIsBadInputAndWritesNothing) {
+  auto r = run_moreau("simulate fourbar-fixed --steps 20 -q --out '" + (tmp / "t.csv") + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_moreau("view '" + (tmp / "t.csv") + "' --scene pendulum --out '" + (tmp / "v.html") +
+                 "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("expected the 1 bodies of scene 'pendulum', got 4 bodies"),
+            std::string::npos)
+      << r.err;
+  // A CSV without --scene: which scene is unknown.
+  r = run_moreau("view '" + (tmp / "t.csv") + "' --out '" + (tmp / "v.html") + "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--scene"), std::string::npos) << r.err;
+  // Same body count, another name: the CSV's "crank" becomes "lever".
+  {
+    std::string csv = test::read_file(tmp / "t.csv");
+    for (size_t at; (at = csv.find("crank.")) != std::string::npos;) csv.replace(at, 5, "lever");
+    std::ofstream(tmp / "t.csv", std::ios::binary) << csv;
+  }
+  r = run_moreau("view '" + (tmp / "t.csv") + "' --scene fourbar-fixed --out '" + (tmp / "v.html") +
+                 "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("expected 'crank' as in scene 'fourbar-fixed', got 'lever'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(tmp.entries(), (std::vector<std::string>{"t.csv"}));
+}
+
+TEST_F(ViewCommand, MalformedTrajectoryIsBadInput) {
+  {
+    std::ofstream f(tmp / "bad.json");
+    f << R"({"bodies":["a"],"samples":[{"t":0,"position":[[0,0,0]],"quaternion":[[1,0,0]]}]})";
+  }
+  auto r = run_moreau("view '" + (tmp / "bad.json") + "' --scene pendulum --out '" +
+                      (tmp / "v.html") + "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("samples[0]"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(tmp / "v.html"));
+}
+
+// The page in a real browser: loads without console errors, draws every body, and the time
+// slider moves them (docs/viewer.md, "Self-test").
+TEST_F(ViewCommand, BrowserDrawsTheFourbarAndTheSliderMovesIt) {
+  const std::string browser = viewer::find_browser();
+  if (browser.empty()) GTEST_SKIP() << "no chromium on PATH";
+  if (!viewer::available()) GTEST_SKIP() << "built without three.js (libjs-three)";
+  auto r = run_moreau("simulate fourbar-fixed --duration 1 -q --contacts --out '" +
+                      (tmp / "t.json") + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_moreau("view '" + (tmp / "t.json") + "' -q --out '" + (tmp / "v.html") + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  Result<std::string> dom = viewer::dump_dom(browser, tmp / "v.html", "selftest", 800, 600);
+  ASSERT_TRUE(dom) << dom.error().message();
+  const std::string open = "<pre id=\"moreau-selftest\">";
+  const size_t a = dom->find(open), b = dom->find("</pre>", a);
+  ASSERT_NE(a, std::string::npos) << "no self-test result in the page:\n" << dom->substr(0, 2000);
+  const nlohmann::json res =
+      nlohmann::json::parse(dom->substr(a + open.size(), b - a - open.size()));
+  EXPECT_TRUE(res["errors"].empty()) << res.dump();
+  EXPECT_EQ(res["bodies_expected"], 4);
+  EXPECT_EQ(res["bodies_drawn"], 4) << res.dump();
+  // Not blank: the links cover a visible share of the canvas against the background.
+  const double pixels = res["width"].get<double>() * res["height"].get<double>();
+  EXPECT_GT(res["drawn_pixels"].get<double>(), 0.005 * pixels) << res.dump();
+  // The slider's last frame shows the mechanism elsewhere.
+  EXPECT_EQ(res["frame_after_slider"], res["frames"].get<int>() - 1);
+  EXPECT_GT(res["slider_changed_pixels"].get<double>(), 0.001 * pixels) << res.dump();
+  EXPECT_GT(res["play_distinct_frames"].get<int>(), 1) << res.dump();
+}
+
+}  // namespace
+}  // namespace moreau
