@@ -254,7 +254,8 @@ std::string viewer_html(const Model& model, const RunInfo& info, const Recording
   return page(title, data);
 }
 
-std::string gallery_html(const std::vector<GallerySystem>& systems) {
+std::string gallery_html(const std::vector<GallerySystem>& systems, int columns, int tile_width,
+                         int tile_height) {
   ojson gallery = ojson::array();
   for (const GallerySystem& s : systems) {
     Recording rec(s.model->num_bodies(), false);
@@ -270,6 +271,8 @@ std::string gallery_html(const std::vector<GallerySystem>& systems) {
   ojson data;
   data["format"] = "moreau-viewer-1";
   data["gallery"] = gallery;
+  data["columns"] = columns;
+  data["tile"] = {tile_width, tile_height};
   return page("moreau: the systems", data);
 }
 

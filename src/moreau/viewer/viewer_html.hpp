@@ -38,9 +38,11 @@ struct GallerySystem {
   const Model* model = nullptr;
   const State* state = nullptr;
 };
-// A grid of the systems in their given states, one tile each, labelled with the name; the page
-// draws itself at load time (for a headless browser's screenshot).
-std::string gallery_html(const std::vector<GallerySystem>& systems);
+// A grid of the systems in their given states, `columns` tiles of tile_width x tile_height pixels
+// per row, each labelled with the system's name; the page draws itself at load time (for a
+// headless browser's screenshot).
+std::string gallery_html(const std::vector<GallerySystem>& systems, int columns, int tile_width,
+                         int tile_height);
 
 // Frames kept by viewer_html for a recording of n frames: every stride-th and the last.
 std::vector<int> kept_frames(int n, int max_frames);

@@ -306,6 +306,11 @@
 
   function fmt(x) { return x.toFixed(3); }
 
+  // Camera distance at which a sphere of diameter `size` fills the vertical field of view.
+  function fitDistance(size, fovDeg) {
+    return 1.05 * 0.5 * size / Math.sin(0.5 * fovDeg * Math.PI / 180);
+  }
+
   function viewer(data, mode) {
     var view = document.getElementById("view");
     var renderer = new THREE.WebGLRenderer({antialias: true});
@@ -315,7 +320,7 @@
     var sys = buildSystem(data);
     var camera = new THREE.PerspectiveCamera(40, view.clientWidth / view.clientHeight, 0.01, 100);
     var dirty = true;
-    var orbit = new OrbitCamera(camera, renderer.domElement, sys.center, 1.25 * sys.size,
+    var orbit = new OrbitCamera(camera, renderer.domElement, sys.center, fitDistance(sys.size, 40),
                                 function () { dirty = true; });
     orbit.update();
 
@@ -448,23 +453,28 @@
   }
 
   // The gallery: one tile per system, one renderer, drawn once.
-  function gallery(list) {
+  // Tiles of tile[0] x tile[1] CSS pixels, `columns` per row: the page's size does not depend on
+  // the window's (a headless browser may resize it between load and screenshot).
+  function gallery(list, columns, tile) {
     document.body.classList.add("snapshot");
-    var view = document.getElementById("view");
-    var W = view.clientWidth, H = view.clientHeight, n = list.length;
-    var cols = Math.max(1, Math.ceil(Math.sqrt(n * W / H * 0.75)));
+    var view = document.getElementById("view"), n = list.length;
+    var cols = Math.max(1, Math.min(n, columns || Math.ceil(Math.sqrt(n))));
     var rows = Math.max(1, Math.ceil(n / cols));
-    var w = Math.floor(W / cols), h = Math.floor(H / rows);
+    var w = tile ? tile[0] : Math.floor(view.clientWidth / cols);
+    var h = tile ? tile[1] : Math.floor(view.clientHeight / rows);
+    var W = w * cols, H = h * rows;
     var renderer = new THREE.WebGLRenderer({antialias: true});
     renderer.setPixelRatio(window.devicePixelRatio || 1);
     renderer.setSize(W, H);
+    renderer.setClearColor(BACKGROUND);
+    renderer.clear();
     renderer.setScissorTest(true);
     view.appendChild(renderer.domElement);
     list.forEach(function (data, i) {
       var sys = buildSystem(data);
       sys.jointHelpers.forEach(function (a) { a.visible = false; });
       var camera = new THREE.PerspectiveCamera(35, w / h, 0.01, 100);
-      new OrbitCamera(camera, null, sys.center, 1.2 * sys.size, function () {}).update();
+      new OrbitCamera(camera, null, sys.center, fitDistance(sys.size, 35), function () {}).update();
       var x = (i % cols) * w, y = Math.floor(i / cols) * h;
       renderer.setViewport(x, H - y - h, w, h);
       renderer.setScissor(x, H - y - h, w, h);
@@ -482,7 +492,7 @@
   var result = null, mode = (window.location.hash || "").replace("#", "");
   try {
     var data = JSON.parse(document.getElementById("moreau-data").textContent);
-    if (data.gallery) result = gallery(data.gallery);
+    if (data.gallery) result = gallery(data.gallery, data.columns, data.tile);
     else {
       if (mode === "snapshot") document.body.classList.add("snapshot");
       result = viewer(data, mode);
