@@ -120,10 +120,12 @@
 
     // Bounds: the bodies at frame 0 swept along their CoM paths, and the world's bounded
     // geometries.
-    var box = new THREE.Box3(), tmp = new THREE.Box3(), v = new THREE.Vector3();
+    var box = new THREE.Box3(), start = new THREE.Box3(), tmp = new THREE.Box3();
+    var v = new THREE.Vector3();
     for (b = 0; b < nb; ++b) {
       tmp.setFromObject(sys.bodies[b]);
       if (tmp.isEmpty()) continue;
+      start.union(tmp);
       var size = tmp.getSize(new THREE.Vector3()).length() / 2;
       var step = Math.max(1, Math.floor(sys.count / 200));
       for (k = 0; k < sys.count; k += step) {
@@ -135,15 +137,17 @@
       box.union(tmp);
     }
     tmp.setFromObject(world);
-    if (!tmp.isEmpty()) box.union(tmp);
+    if (!tmp.isEmpty()) { box.union(tmp); start.union(tmp); }
     if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
-    sys.center = box.getCenter(new THREE.Vector3());
-    sys.size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.2);
-    sys.bounds = box;
+    if (start.isEmpty()) start.copy(box);
+    // The camera frames the first frame; the ground spans the whole motion.
+    sys.center = start.getCenter(new THREE.Vector3());
+    sys.size = Math.max(start.getSize(new THREE.Vector3()).length(), 0.2);
+    sys.extent = Math.max(box.getSize(new THREE.Vector3()).length(), sys.size);
 
     // Planes: a patch several scene sizes wide with a grid, in the plane's frame (normal +z).
     sys.planes.forEach(function (g) {
-      var s = Math.max(4 * sys.size, 2), obj = new THREE.Group();
+      var s = Math.max(3 * sys.extent, 2), obj = new THREE.Group();
       var patch = new THREE.Mesh(new THREE.PlaneBufferGeometry(s, s),
         new THREE.MeshPhongMaterial({color: 0xdfe3e8, side: THREE.DoubleSide,
                                      polygonOffset: true, polygonOffsetFactor: 1,
@@ -171,11 +175,15 @@
     if (frames.contact_begin) {
       sys.cbegin = decode(frames.contact_begin, Uint32Array);
       sys.cdata = decode(frames.contacts, Float32Array);
-      var most = 0, fmax = 0;
+      var most = 0, mags = [];
       for (k = 0; k < sys.count; ++k) most = Math.max(most, sys.cbegin[k + 1] - sys.cbegin[k]);
       for (i = 0; i < sys.cdata.length; i += 6)
-        fmax = Math.max(fmax, Math.hypot(sys.cdata[i + 3], sys.cdata[i + 4], sys.cdata[i + 5]));
-      sys.forceScale = fmax > 0 ? 0.25 * sys.size / fmax : 0;  // largest force: a quarter size
+        mags.push(Math.hypot(sys.cdata[i + 3], sys.cdata[i + 4], sys.cdata[i + 5]));
+      mags.sort(function (x, y) { return x - y; });
+      // The 95th percentile of the force magnitudes is drawn a fifth of the scene's size (impact
+      // spikes would make the others invisible).
+      var f95 = mags.length ? mags[Math.floor(0.95 * (mags.length - 1))] : 0;
+      sys.forceScale = f95 > 0 ? 0.2 * sys.size / f95 : 0;
       var pg = new THREE.BufferGeometry(), lg = new THREE.BufferGeometry();
       pg.setAttribute("position", new THREE.BufferAttribute(new Float32Array(3 * most + 3), 3));
       lg.setAttribute("position", new THREE.BufferAttribute(new Float32Array(6 * most + 6), 3));
@@ -311,7 +319,7 @@
     return 1.05 * 0.5 * size / Math.sin(0.5 * fovDeg * Math.PI / 180);
   }
 
-  function viewer(data, mode) {
+  function viewer(data, mode, startTime) {
     var view = document.getElementById("view");
     var renderer = new THREE.WebGLRenderer({antialias: true});
     renderer.setPixelRatio(window.devicePixelRatio || 1);
@@ -347,7 +355,14 @@
                          sys.frame + ")";
     }
     function go(f) {
-      if (f !== sys.frame) { showFrame(sys, f); dirty = true; }
+      if (f !== sys.frame) {
+        showFrame(sys, f);
+        dirty = true;
+        if (followOffset) {
+          orbit.target.copy(meanPosition()).add(followOffset);
+          orbit.update();
+        }
+      }
       slider.value = String(f);
       label();
     }
@@ -387,6 +402,20 @@
     });
     if (!sys.contactPoints) contacts.parentNode.style.display = "none";
     if (!sys.jointHelpers.length) joints.parentNode.style.display = "none";
+    if (sys.jointHelpers.length > 12) {  // a robot's many frames hide it: off until asked
+      joints.checked = false;
+      sys.jointHelpers.forEach(function (a) { a.visible = false; });
+    }
+    // Follow: the camera's target moves with the bodies' mean position.
+    var follow = document.getElementById("follow"), followOffset = null;
+    function meanPosition() {
+      var m = new THREE.Vector3();
+      sys.bodies.forEach(function (g) { m.add(g.position); });
+      return m.divideScalar(Math.max(sys.nb, 1));
+    }
+    follow.addEventListener("change", function () {
+      followOffset = follow.checked ? orbit.target.clone().sub(meanPosition()) : null;
+    });
     window.addEventListener("resize", function () {
       renderer.setSize(view.clientWidth, view.clientHeight);
       camera.aspect = view.clientWidth / view.clientHeight;
@@ -409,7 +438,8 @@
         dirty = false;
       }
     }
-    go(0);
+    go(startTime !== null && isFinite(startTime) ? frameAt(startTime) : 0);
+    state.simTime = sys.t[sys.frame];
     label();
     tick(0);
     if (mode === "selftest") return selftest(renderer, sys, slider, setPlaying, tick);
@@ -446,6 +476,10 @@
     var ms = (performance.now() - start) / n;
     setPlaying(false);
     r.play_frames = n;
+    // The page's own share of a frame: the playback step and pose/contact update, no drawing.
+    start = performance.now();
+    for (k = 0; k < n; ++k) showFrame(sys, (k * 7919) % sys.count);
+    r.update_ms = (performance.now() - start) / n;
     r.play_distinct_frames = distinct;
     r.frame_ms = ms;
     r.fps = 1000 / ms;
@@ -489,13 +523,18 @@
     return {systems: n};
   }
 
-  var result = null, mode = (window.location.hash || "").replace("#", "");
+  // "#MODE&t=SECONDS": the mode, and the time of the first frame shown.
+  var hash = (window.location.hash || "").replace("#", "").split("&"), mode = hash[0];
+  var startTime = null, result = null;
+  hash.slice(1).forEach(function (kv) {
+    if (kv.indexOf("t=") === 0) startTime = parseFloat(kv.slice(2));
+  });
   try {
     var data = JSON.parse(document.getElementById("moreau-data").textContent);
     if (data.gallery) result = gallery(data.gallery, data.columns, data.tile);
     else {
       if (mode === "snapshot") document.body.classList.add("snapshot");
-      result = viewer(data, mode);
+      result = viewer(data, mode, startTime);
     }
   } catch (e) {
     window.moreauErrors.push(String(e && e.stack ? e.stack : e));
