@@ -11,6 +11,8 @@ PACKAGES=(
   libsiconos-numerics-dev
   libsuitesparse-dev
   python3-cvxopt  # reference QP solutions in tests/nmdp (run with /usr/bin/python3)
+  libjs-three  # three.js, inlined into `moreau view`'s HTML files (docs/viewer.md)
+  chromium  # headless: bench's pictures of the systems and the viewer's browser test (docs/viewer.md)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
