@@ -378,10 +378,13 @@
     function setPlaying(on) {
       state.playing = on;
       state.last = null;
+      frameMs = 0;
+      if (!on) setScale(1);
       play.innerHTML = on ? "&#10074;&#10074;" : "&#9654;";
       if (on && sys.frame === sys.count - 1) state.simTime = t0;
     }
     slider.addEventListener("input", function () {
+      if (!state.playing) setScale(1);
       go(parseInt(slider.value, 10));
       state.simTime = sys.t[sys.frame];
     });
@@ -424,9 +427,23 @@
     });
 
     // One animation step at time stamp ts [ms]: advance the playback, draw if anything changed.
+    // Adaptive resolution: while playing, frames slower than 30 ms (a software WebGL renderer, a
+    // large window) lower the drawing resolution step by step, down to a third; a paused or
+    // scrubbed picture is drawn at full resolution again.
+    var fullRatio = window.devicePixelRatio || 1, scale = 1, frameMs = 0;
+    function setScale(k) {
+      if (k === scale) return;
+      scale = k;
+      renderer.setPixelRatio(fullRatio * scale);
+      renderer.setSize(view.clientWidth, view.clientHeight);
+      dirty = true;
+    }
     function tick(ts) {
       if (state.playing) {
         if (state.last !== null) {
+          var dt = ts - state.last;
+          frameMs = frameMs ? 0.8 * frameMs + 0.2 * dt : dt;
+          if (frameMs > 30 && scale > 0.34) { setScale(Math.max(scale * 0.8, 1 / 3)); frameMs = 0; }
           state.simTime += (ts - state.last) / 1000 * parseFloat(speed.value);
           if (state.simTime > t1) state.simTime = t0 + (state.simTime - t1) % Math.max(t1 - t0, 1e-9);
         }
@@ -442,15 +459,20 @@
     state.simTime = sys.t[sys.frame];
     label();
     tick(0);
-    if (mode === "selftest") return selftest(renderer, sys, slider, setPlaying, tick);
+    if (mode === "selftest")
+      return selftest(renderer, sys, slider, {
+        setPlaying: setPlaying, tick: tick, scale: function () { return scale; },
+        draw: function () { renderer.render(sys.scene, camera); }});
     (function loop(ts) { tick(ts); requestAnimationFrame(loop); })(0);
     return null;
   }
 
   // The self-test (docs/viewer.md): runs synchronously while the page loads, so that a headless
   // browser's --dump-dom sees its result.
-  function selftest(renderer, sys, slider, setPlaying, tick) {
-    var r = {bodies_expected: sys.nb, bodies_drawn: drawnBodies(sys), frames: sys.count};
+  function selftest(renderer, sys, slider, page) {
+    // load_ms: from the start of navigation to a drawn first frame (parse, decode, build).
+    var r = {load_ms: performance.now(), bodies_expected: sys.nb, bodies_drawn: drawnBodies(sys),
+             frames: sys.count};
     var gl = renderer.getContext();
     r.width = gl.drawingBufferWidth;
     r.height = gl.drawingBufferHeight;
@@ -459,30 +481,41 @@
     // Move the slider to the last frame, as a user would.
     slider.value = String(sys.count - 1);
     slider.dispatchEvent(new Event("input"));
-    tick(performance.now());
+    page.tick(performance.now());
     r.frame_after_slider = sys.frame;
     r.slider_changed_pixels = countDifferent(pixelsOf(renderer), first);
-    // Play back at 1x for a number of frames, each drawn and finished (a one-pixel read waits
-    // for the GPU), and time it: the frame rate the page reaches while playing.
+    var one = new Uint8Array(4), k, start, n = 60;
+    function finish() { gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, one); }
+    // Full resolution: n frames spread over the trajectory, each drawn and finished (a one-pixel
+    // read waits for the renderer).
+    start = performance.now();
+    for (k = 0; k < n; ++k) {
+      showFrame(sys, Math.floor(k * (sys.count - 1) / (n - 1)));
+      page.draw();
+      finish();
+    }
+    r.full_frame_ms = (performance.now() - start) / n;
+    // Playing at 1x as the page does (adaptive resolution included): 3n frames, the rate over
+    // the last n.
     slider.value = "0";
     slider.dispatchEvent(new Event("input"));
-    setPlaying(true);
-    var one = new Uint8Array(4), n = 120, start = performance.now(), seen = {}, distinct = 0;
-    for (var k = 0; k < n; ++k) {
-      tick(performance.now());
+    page.setPlaying(true);
+    var seen = {}, distinct = 0;
+    for (k = 0; k < 3 * n; ++k) {
+      if (k === 2 * n) start = performance.now();
+      page.tick(performance.now());
       if (!seen[sys.frame]) { seen[sys.frame] = true; ++distinct; }
-      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, one);
+      finish();
     }
-    var ms = (performance.now() - start) / n;
-    setPlaying(false);
-    r.play_frames = n;
-    // The page's own share of a frame: the playback step and pose/contact update, no drawing.
-    start = performance.now();
-    for (k = 0; k < n; ++k) showFrame(sys, (k * 7919) % sys.count);
-    r.update_ms = (performance.now() - start) / n;
+    r.play_frame_ms = (performance.now() - start) / n;
+    r.play_fps = 1000 / r.play_frame_ms;
+    r.play_resolution_scale = page.scale();
     r.play_distinct_frames = distinct;
-    r.frame_ms = ms;
-    r.fps = 1000 / ms;
+    page.setPlaying(false);
+    // The page's own share of a frame: the pose and contact update, no drawing.
+    start = performance.now();
+    for (k = 0; k < 10 * n; ++k) showFrame(sys, (k * 7919) % sys.count);
+    r.update_ms = (performance.now() - start) / (10 * n);
     return r;
   }
 
