@@ -317,6 +317,8 @@ void run_simulate(const SimulateOptions& o) {
     const std::string ext = file_extension(o.out);
     if (ext != "csv" && ext != "json")
       fail(kCmd, "--out '" + o.out + "': expected a .csv or .json file name", kExitBadInput);
+    if (o.contacts && ext != "json")
+      fail(kCmd, "--contacts: only a .json trajectory carries contacts", kExitBadInput);
     if (std::string why = file.open(o.out); !why.empty()) fail(kCmd, why, kExitBadInput);
     const TrajectoryFormat format = ext == "csv" ? TrajectoryFormat::Csv : TrajectoryFormat::Json;
     traj = std::make_unique<TrajectoryWriter>(file.file(), format, scene, st, o.every, o.contacts);
@@ -334,6 +336,8 @@ void run_simulate(const SimulateOptions& o) {
     if (std::string why = view_file.open(o.view); !why.empty()) fail(kCmd, why, kExitBadInput);
     view = std::make_unique<viewer::Recording>(scene.model.num_bodies(), true);
   }
+  if (o.contacts && o.out.empty())
+    fail(kCmd, "--contacts: expected --out FILE.json to write them to", kExitBadInput);
   DumpOptions dump{o.dump_dir, o.dump_every};
   if (!dump.dir.empty()) {
     if (dump.every < 1) fail(kCmd, "--dump-every: expected an integer >= 1", kExitBadInput);

@@ -60,8 +60,8 @@ void run_view(const ViewOptions& o) {
   if (std::string why = file.commit(); !why.empty()) fail(kCmd, why, kExitFailure);
   if (!o.quiet)
     std::printf("%s: %d frames of %d bodies -> %s (%.1f MB)\n", info.scene.c_str(),
-                std::min(t->rec.frames(), o.max_frames), scene->model.num_bodies(), o.out.c_str(),
-                static_cast<double>(html.size()) / 1e6);
+                static_cast<int>(viewer::kept_frames(t->rec.frames(), o.max_frames).size()),
+                scene->model.num_bodies(), o.out.c_str(), static_cast<double>(html.size()) / 1e6);
 }
 
 }  // namespace

@@ -100,6 +100,42 @@ TEST_F(ViewCommand, TrajectoryOfAnotherSceneIsBadInputAndWritesNothing) {
   EXPECT_EQ(tmp.entries(), (std::vector<std::string>{"t.csv"}));
 }
 
+// A box resting on the plane: its contact forces (R_c lambda / dt, on the box) carry its weight.
+TEST_F(ViewCommand, RecordedContactForcesOfARestingBoxSumToItsWeight) {
+  auto r = run_moreau("simulate box-on-plane --steps 300 --every 100 -q --contacts --out '" +
+                      (tmp / "t.json") + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json t = nlohmann::json::parse(test::read_file(tmp / "t.json"));
+  const double m = t["scene_definition"]["bodies"][0]["mass"].get<double>();
+  const double g = -t["scene_definition"]["gravity"][2].get<double>();
+  ASSERT_EQ(t["samples"].size(), 4u);
+  EXPECT_TRUE(t["samples"][0]["contacts"].empty());  // the initial state: no step yet
+  for (int i = 1; i < 4; ++i) {
+    const nlohmann::json& c = t["samples"][i]["contacts"];
+    ASSERT_FALSE(c.empty());
+    double f[3] = {0, 0, 0};
+    for (const auto& k : c)
+      for (int a = 0; a < 3; ++a) f[a] += k[3 + a].get<double>();
+    EXPECT_NEAR(f[2], m * g, 1e-3 * m * g) << "sample " << i;
+    EXPECT_NEAR(f[0], 0.0, 1e-6 * m * g);  // no friction needed at rest
+    EXPECT_NEAR(f[1], 0.0, 1e-6 * m * g);
+  }
+}
+
+TEST_F(ViewCommand, SimulateWritesTheViewerOnlyOnSuccess) {
+  if (!viewer::available()) GTEST_SKIP() << "built without three.js (libjs-three)";
+  auto r = run_moreau("simulate box-on-plane --steps 30 -q --view '" + (tmp / "v.html") + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string html = test::read_file(tmp / "v.html");
+  EXPECT_NE(html.find("\"contact_begin\""), std::string::npos);  // contacts recorded
+  r = run_moreau("simulate box-on-plane --steps 30 -q --view '" + (tmp / "v.txt") + "'");
+  EXPECT_EQ(r.code, 2);
+  r = run_moreau("simulate box-on-plane --steps 30 -q --contacts --out '" + (tmp / "t.csv") + "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("only a .json trajectory carries contacts"), std::string::npos) << r.err;
+  EXPECT_EQ(tmp.entries(), (std::vector<std::string>{"v.html"}));
+}
+
 TEST_F(ViewCommand, MalformedTrajectoryIsBadInput) {
   {
     std::ofstream f(tmp / "bad.json");

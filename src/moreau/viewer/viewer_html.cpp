@@ -260,12 +260,11 @@ std::string gallery_html(const std::vector<GallerySystem>& systems, int columns,
   for (const GallerySystem& s : systems) {
     Recording rec(s.model->num_bodies(), false);
     rec.add_frame(*s.state);
-    std::vector<double> t = rec.t;
     ojson o;
     o["scene"] = s.name;
     o["model"] = model_json(*s.model);
     o["frames"] = {
-        {"count", 1}, {"recorded", 1}, {"t", base64_of(t)}, {"pose", base64_of(rec.pose)}};
+        {"count", 1}, {"recorded", 1}, {"t", base64_of(rec.t)}, {"pose", base64_of(rec.pose)}};
     gallery.push_back(o);
   }
   ojson data;
