@@ -1,7 +1,9 @@
 #include "trajectory_read.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -15,6 +17,12 @@ using json = nlohmann::json;
 
 // The 13 numbers per body of a CSV row or JSON sample: x y z qw qx qy qz, then the twist.
 constexpr int kPerBody = 13;
+
+std::string fmt_g(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", x);
+  return buf;
+}
 
 std::vector<std::string> split_csv(const std::string& line) {
   std::vector<std::string> out;
@@ -49,6 +57,7 @@ Result<TrajectoryData> read_csv(const std::string& path, std::istream& in) {
   t.rec = viewer::Recording(nb, false);
   std::vector<double> pose(7 * size_t(nb));
   int lineno = 1;
+  double last_t = -std::numeric_limits<double>::infinity();
   while (std::getline(in, line)) {
     ++lineno;
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -63,13 +72,20 @@ Result<TrajectoryData> read_csv(const std::string& path, std::istream& in) {
       *x = std::strtod(s, &end);
       return end != s && *end == '\0';
     };
+    double x = 0.0;
+    for (int c = 0; c < cols; ++c)  // also the columns the viewer does not draw
+      if (!value(c, &x))
+        return Error{path, lineno, "column " + head[c], "a number", "'" + cells[c] + "'"};
     double time = 0.0;
-    if (!value(1, &time)) return Error{path, lineno, "column t", "a number", "'" + cells[1] + "'"};
+    value(1, &time);
+    if (!std::isfinite(time) || time < last_t)
+      return Error{path, lineno, "column t",
+                   std::isfinite(time) ? "a time >= the previous row's " + fmt_g(last_t)
+                                       : std::string("a finite time"),
+                   cells[1]};
+    last_t = time;
     for (int b = 0; b < nb; ++b)
-      for (int k = 0; k < 7; ++k)
-        if (!value(2 + kPerBody * b + k, &pose[7 * b + k]))
-          return Error{path, lineno, "column " + head[2 + kPerBody * b + k], "a number",
-                       "'" + cells[2 + kPerBody * b + k] + "'"};
+      for (int k = 0; k < 7; ++k) value(2 + kPerBody * b + k, &pose[7 * b + k]);
     t.rec.add_frame(time, pose.data());
   }
   return t;
@@ -111,6 +127,7 @@ Result<TrajectoryData> read_json(const std::string& path, std::istream& in) {
       !samples.empty() && samples[0].is_object() && samples[0].contains("contacts");
   t.rec = viewer::Recording(nb, with_contacts);
   std::vector<double> pose(7 * size_t(nb));
+  double last_t = -std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < samples.size(); ++i) {
     const json& s = samples[i];
     const std::string at = "samples[" + std::to_string(i) + "]";
@@ -129,6 +146,12 @@ Result<TrajectoryData> read_json(const std::string& path, std::istream& in) {
       return Error{path, 0, at, "an object with t, position and quaternion", "something else"};
     double time = 0.0;
     if (!number(s["t"], &time)) return Error{path, 0, at + ".t", "a number", s["t"].dump()};
+    if (!std::isfinite(time) || time < last_t)  // playback finds a time's frame by bisection
+      return Error{path, 0, at + ".t",
+                   std::isfinite(time) ? "a time >= the previous sample's " + fmt_g(last_t)
+                                       : std::string("a finite time"),
+                   s["t"].dump()};
+    last_t = time;
     const json& P = s["position"];
     const json& Q = s["quaternion"];
     if (!P.is_array() || int(P.size()) != nb || !Q.is_array() || int(Q.size()) != nb)

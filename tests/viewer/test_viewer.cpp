@@ -145,6 +145,37 @@ TEST_F(ViewCommand, MalformedTrajectoryIsBadInput) {
                       (tmp / "v.html") + "'");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("samples[0]"), std::string::npos) << r.err;
+  // Each error names the file and what was expected; nothing is written.
+  auto view_fails = [&](const std::string& file, const std::string& scene,
+                        const std::string& expected) {
+    auto v = run_moreau("view '" + (tmp / file) + "'" + (scene.empty() ? "" : " --scene " + scene) +
+                        " --out '" + (tmp / "v.html") + "'");
+    EXPECT_EQ(v.code, 2) << file;
+    EXPECT_NE(v.err.find(file), std::string::npos) << v.err;
+    EXPECT_NE(v.err.find(expected), std::string::npos) << v.err;
+  };
+  view_fails("missing.json", "", "expected a readable file");
+  std::ofstream(tmp / "cut.json") << R"({"bodies":["bob"],"samples":[{"t":0,)";
+  view_fails("cut.json", "", "expected valid JSON");
+  std::ofstream(tmp / "back.json")
+      << R"({"bodies":["bob"],"samples":[{"t":1,"position":[[0,0,0]],"quaternion":[[1,0,0,0]]},)"
+      << R"({"t":0.5,"position":[[0,0,0]],"quaternion":[[1,0,0,0]]}]})";
+  view_fails("back.json", "pendulum", "samples[1].t: expected a time >= the previous sample's 1");
+  r = run_moreau("simulate pendulum --steps 3 -q --out '" + (tmp / "p.csv") + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string csv = test::read_file(tmp / "p.csv");
+  {  // the last cell of the last row (constraint_violation) is not a number
+    std::string bad = csv.substr(0, csv.find_last_of(',', csv.size() - 2) + 1) + "x\n";
+    std::ofstream(tmp / "cell.csv", std::ios::binary) << bad;
+    view_fails("cell.csv", "pendulum",
+               "cell.csv:5: column constraint_violation: expected a number");
+  }
+  {  // a row cut short: its last three cells are missing
+    size_t end = csv.size() - 1;
+    for (int k = 0; k < 3; ++k) end = csv.find_last_of(',', end - 1);
+    std::ofstream(tmp / "short.csv", std::ios::binary) << csv.substr(0, end) << "\n";
+    view_fails("short.csv", "pendulum", "short.csv:5: CSV row: expected 16 columns");
+  }
   EXPECT_FALSE(fs::exists(tmp / "v.html"));
 }
 
