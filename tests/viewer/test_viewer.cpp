@@ -2,6 +2,8 @@
 // and the page itself in a headless browser (when Chromium is installed).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -183,7 +185,7 @@ TEST_F(ViewCommand, MalformedTrajectoryIsBadInput) {
 // slider moves them (docs/viewer.md, "Self-test").
 TEST_F(ViewCommand, BrowserDrawsTheFourbarAndTheSliderMovesIt) {
   const std::string browser = viewer::find_browser();
-  if (browser.empty()) GTEST_SKIP() << "no chromium on PATH";
+  if (browser.empty()) GTEST_SKIP() << "no chromium on PATH (or MOREAU_CHROMIUM=none)";
   if (!viewer::available()) GTEST_SKIP() << "built without three.js (libjs-three)";
   auto r = run_moreau("simulate fourbar-fixed --duration 1 -q --contacts --out '" +
                       (tmp / "t.json") + "'");
@@ -207,6 +209,49 @@ TEST_F(ViewCommand, BrowserDrawsTheFourbarAndTheSliderMovesIt) {
   EXPECT_EQ(res["frame_after_slider"], res["frames"].get<int>() - 1);
   EXPECT_GT(res["slider_changed_pixels"].get<double>(), 0.001 * pixels) << res.dump();
   EXPECT_GT(res["play_distinct_frames"].get<int>(), 1) << res.dump();  // playing moves on
+}
+
+// The report's picture of the systems (docs/viewer.md, "Pictures in the benchmark report"):
+// drawn by the browser when there is one; without one the bench still runs and says so.
+TEST_F(ViewCommand, BenchWithoutBrowserSkipsThePicturesAndSaysSo) {
+  const char* was = std::getenv("MOREAU_CHROMIUM");
+  const std::string before = was ? was : "";
+  ::setenv("MOREAU_CHROMIUM", "none", 1);
+  auto r = run_moreau("bench --out '" + (tmp / "out") +
+                      "' --systems fourbar-fixed --solvers nbgs --max-samples 1 --duration 0.05 "
+                      "--quiet");
+  if (was)
+    ::setenv("MOREAU_CHROMIUM", before.c_str(), 1);
+  else
+    ::unsetenv("MOREAU_CHROMIUM");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("Pictures of the systems skipped"), std::string::npos) << r.out;
+  const std::string report = test::read_file(tmp / "out/report.md");
+  EXPECT_NE(report.find("Pictures of the systems skipped"), std::string::npos);
+  EXPECT_FALSE(fs::exists(tmp / "out/plots/systems.png"));
+  EXPECT_TRUE(fs::exists(tmp / "out/results.csv"));
+}
+
+TEST_F(ViewCommand, BenchDrawsTheSystemsIntoTheReport) {
+  if (viewer::find_browser().empty())
+    GTEST_SKIP() << "no chromium on PATH (or MOREAU_CHROMIUM=none)";
+  if (!viewer::available()) GTEST_SKIP() << "built without three.js (libjs-three)";
+  auto r = run_moreau("bench --out '" + (tmp / "out") +
+                      "' --systems box-on-plane,fourbar-fixed --solvers nbgs --max-samples 1 "
+                      "--duration 0.05 --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string png = test::read_file(tmp / "out/plots/systems.png");
+  ASSERT_GT(png.size(), 24u);
+  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  // IHDR: width and height (big-endian) are two 400 x 300 tiles side by side.
+  auto be32 = [&](size_t at) {
+    uint32_t v = 0;
+    for (size_t i = 0; i < 4; ++i) v = v << 8 | static_cast<unsigned char>(png[at + i]);
+    return v;
+  };
+  EXPECT_EQ(be32(16), 800u);
+  EXPECT_EQ(be32(20), 300u);
+  EXPECT_NE(test::read_file(tmp / "out/report.md").find("(plots/systems.png)"), std::string::npos);
 }
 
 }  // namespace
