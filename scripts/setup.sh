@@ -18,6 +18,8 @@ PACKAGES=(
   python3-distributed  # python3 -m moreau.sweep (Dask), tests/python/test_sweep.py
   python3-pytest  # tests/python, run by ctest
   python3-matplotlib  # examples/*.py
+  libjs-three  # three.js, inlined into `moreau view`'s HTML files (docs/viewer.md)
+  chromium  # headless: bench's pictures of the systems and the viewer's browser test (docs/viewer.md)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

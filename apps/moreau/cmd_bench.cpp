@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bench_pictures.hpp"
 #include "commands.hpp"
 #include "moreau/bench/bench.hpp"
 #include "moreau/bench/parallel.hpp"
@@ -29,7 +30,8 @@ struct BenchOptions {
   std::vector<std::string> fclib, samples, params;
   double dt = 0.0, tol = 1e-6, duration = 0.0;
   int max_iters = 1000, max_samples = 0, jobs = -1;  // -1: 1, or all cores with --quick
-  bool quick = false, no_warm = false, no_cold = false, traces = true, quiet = false;
+  bool quick = false, no_warm = false, no_cold = false, traces = true, quiet = false,
+       no_pictures = false;
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -231,6 +233,12 @@ void run_bench(BenchOptions o) {
   in.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   in.solve_s = solve_s;
   in.notes = notes;
+  if (!o.no_pictures) {
+    const SystemsPicture pic = write_systems_picture(system_names, o.out);
+    in.systems_figure = pic.file;
+    in.systems_figure_note = pic.note;
+    if (!pic.note.empty()) std::printf("note: %s\n", pic.note.c_str());
+  }
   if (auto e = bench::write_report(in)) fail("bench", e->message(), kExitFailure);
 
   int successes = 0;
@@ -287,6 +295,8 @@ void add_bench(CLI::App& app, int argc, char** argv) {
   cmd->add_flag("--no-warm", o->no_warm, "cold starts only");
   cmd->add_flag("--no-cold", o->no_cold, "warm starts only");
   cmd->add_flag("--quiet", o->quiet, "no progress bar");
+  cmd->add_flag("--no-pictures", o->no_pictures,
+                "no plots/systems.png (the systems drawn by headless Chromium, docs/viewer.md)");
   cmd->callback([o] { run_bench(*o); });
 }
 

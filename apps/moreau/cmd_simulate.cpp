@@ -15,6 +15,7 @@
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/problem_io.hpp"
 #include "moreau/sim/simulator.hpp"
+#include "moreau/viewer/viewer_html.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "scene_options.hpp"
@@ -32,9 +33,9 @@ struct SimulateOptions {
   int64_t steps = 0;
   double duration = 0.0, dt = 0.0, tol = 0.0;
   int max_iter = 0, every = 1;
-  std::string solver, integrator, out, dump_dir;
-  int dump_every = 1;
-  bool no_warm_start = false, json = false, quiet = false;
+  std::string solver, integrator, out, dump_dir, view;
+  int dump_every = 1, view_max_frames = 5000;
+  bool no_warm_start = false, json = false, quiet = false, contacts = false;
   // Which optional options were given.
   CLI::Option *steps_opt = nullptr, *duration_opt = nullptr, *dt_opt = nullptr, *tol_opt = nullptr,
               *max_iter_opt = nullptr, *solver_opt = nullptr, *integrator_opt = nullptr;
@@ -177,7 +178,7 @@ bool non_finite_failure(const Simulator& sim, const State& s) {
 }
 
 RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every,
-             TrajectoryWriter* traj, bool quiet, const DumpOptions& dump) {
+             TrajectoryWriter* traj, viewer::Recording* view, bool quiet, const DumpOptions& dump) {
   RunStats r;
   r.steps_requested = steps;
   const Model& m = scene.model;
@@ -193,6 +194,7 @@ RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every
     traj->sample(0, s, violation0);
     ++r.samples;
   }
+  if (view) view->add_frame(s);
   for (int64_t i = 1; i <= steps; ++i) {
     if (g_interrupted) {
       r.error = "interrupted by a signal at t = " + num(s.t) + " s";
@@ -216,8 +218,12 @@ RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every
     }
     const double violation = measure_state(m, s, r);
     if (traj && (i % every == 0 || i == steps)) {
-      traj->sample(i, s, violation);
+      traj->sample(i, s, violation, &sim);
       ++r.samples;
+    }
+    if (view && (i % every == 0 || i == steps)) {
+      view->add_frame(s);
+      viewer::add_step_contacts(*view, sim.contacts(), sim.problem(), sim.solution());
     }
     progress.update(i, s.t);
   }
@@ -233,7 +239,7 @@ RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every
 }
 
 nlohmann::ordered_json summary_json(const Scene& scene, const SimSettings& st, const RunStats& r,
-                                    const std::string& out) {
+                                    const std::string& out, const std::string& view) {
   const double n = static_cast<double>(std::max<int64_t>(r.steps_done, 1));
   nlohmann::ordered_json j;
   j["scene"] = scene.name;
@@ -267,11 +273,12 @@ nlohmann::ordered_json summary_json(const Scene& scene, const SimSettings& st, c
   j["output"] = out.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(out);
   j["samples_written"] = out.empty() ? 0 : r.samples;
   j["problems_dumped"] = r.problems_dumped;
+  j["view"] = view.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(view);
   return j;
 }
 
 void print_human(const Scene& scene, const SimSettings& st, const RunStats& r,
-                 const std::string& out) {
+                 const std::string& out, const std::string& view) {
   std::printf(
       "%s: %lld of %lld steps of %g s (%g s simulated), solver %s, %s integrator, %.3g s wall\n",
       scene.name.c_str(), static_cast<long long>(r.steps_done),
@@ -294,6 +301,7 @@ void print_human(const Scene& scene, const SimSettings& st, const RunStats& r,
   if (!out.empty())
     std::printf("  trajectory            %lld samples -> %s\n", static_cast<long long>(r.samples),
                 out.c_str());
+  if (!view.empty()) std::printf("  viewer                %s\n", view.c_str());
   if (!r.completed) std::printf("  FAILED: %s\n", r.error.c_str());
 }
 
@@ -309,10 +317,27 @@ void run_simulate(const SimulateOptions& o) {
     const std::string ext = file_extension(o.out);
     if (ext != "csv" && ext != "json")
       fail(kCmd, "--out '" + o.out + "': expected a .csv or .json file name", kExitBadInput);
+    if (o.contacts && ext != "json")
+      fail(kCmd, "--contacts: only a .json trajectory carries contacts", kExitBadInput);
     if (std::string why = file.open(o.out); !why.empty()) fail(kCmd, why, kExitBadInput);
     const TrajectoryFormat format = ext == "csv" ? TrajectoryFormat::Csv : TrajectoryFormat::Json;
-    traj = std::make_unique<TrajectoryWriter>(file.file(), format, scene, st, o.every);
+    traj = std::make_unique<TrajectoryWriter>(file.file(), format, scene, st, o.every, o.contacts);
   }
+  AtomicFile view_file;
+  std::unique_ptr<viewer::Recording> view;
+  if (!o.view.empty()) {
+    if (file_extension(o.view) != "html")
+      fail(kCmd, "--view '" + o.view + "': expected a .html file name", kExitBadInput);
+    if (!viewer::available())
+      fail(kCmd,
+           "--view: this moreau was built without three.js (install libjs-three and build again)",
+           kExitBadInput);
+    if (o.view_max_frames < 2) fail(kCmd, "--max-frames: expected an integer >= 2", kExitBadInput);
+    if (std::string why = view_file.open(o.view); !why.empty()) fail(kCmd, why, kExitBadInput);
+    view = std::make_unique<viewer::Recording>(scene.model.num_bodies(), true);
+  }
+  if (o.contacts && o.out.empty())
+    fail(kCmd, "--contacts: expected --out FILE.json to write them to", kExitBadInput);
   DumpOptions dump{o.dump_dir, o.dump_every};
   if (!dump.dir.empty()) {
     if (dump.every < 1) fail(kCmd, "--dump-every: expected an integer >= 1", kExitBadInput);
@@ -324,7 +349,7 @@ void run_simulate(const SimulateOptions& o) {
                (ec ? ": " + ec.message() : ""),
            kExitBadInput);
   }
-  RunStats r = run(scene, st, steps, o.every, traj.get(), o.quiet, dump);
+  RunStats r = run(scene, st, steps, o.every, traj.get(), view.get(), o.quiet, dump);
   if (r.completed && traj) {
     traj->finish();
     if (std::string why = file.commit(); !why.empty()) {
@@ -332,12 +357,23 @@ void run_simulate(const SimulateOptions& o) {
       r.error = why;
     }
   }
+  if (r.completed && view) {
+    const viewer::RunInfo info{scene.name, st.solver, integrator_name(st.integrator), st.dt};
+    const std::string html = viewer::viewer_html(scene.model, info, *view, {o.view_max_frames});
+    std::fwrite(html.data(), 1, html.size(), view_file.file());
+    if (std::string why = view_file.commit(); !why.empty()) {
+      r.completed = false;
+      r.error = why;
+    }
+  }
   file.discard();  // no-op after a commit; removes the partial trajectory after a failure
+  view_file.discard();
   const std::string written = r.completed ? o.out : std::string();
+  const std::string viewed = r.completed ? o.view : std::string();
   if (o.json)
-    std::cout << summary_json(scene, st, r, written).dump(2) << std::endl;
+    std::cout << summary_json(scene, st, r, written, viewed).dump(2) << std::endl;
   else if (!o.quiet)
-    print_human(scene, st, r, written);
+    print_human(scene, st, r, written, viewed);
   if (!r.completed) {
     const bool say_nan = r.nan_detected && r.error.find("non-finite") == std::string::npos;
     fail(kCmd, r.error + (say_nan ? " (non-finite numbers detected)" : ""), kExitFailure);
@@ -382,6 +418,12 @@ void add_simulate(CLI::App& app) {
   cmd->add_option("--every", o->every,
                   "record every K-th step (the first and last steps are always recorded)")
       ->default_val(1);
+  cmd->add_flag("--contacts", o->contacts,
+                "JSON trajectory: each sample also lists its contacts (point, force)");
+  cmd->add_option("--view", o->view,
+                  "also write the trajectory viewer, a self-contained .html file (docs/viewer.md)");
+  cmd->add_option("--max-frames", o->view_max_frames,
+                  "--view: at most this many frames in the viewer (every k-th; default 5000)");
   cmd->add_option("--dump-problems", o->dump_dir,
                   "write each step's Problem to DIR/step_NNNNNN.mprob (read by `moreau solve`)");
   cmd->add_option("--dump-every", o->dump_every, "dump every K-th step's Problem (default 1)");

@@ -23,5 +23,6 @@ void add_solvers(CLI::App& app);
 void add_bench(CLI::App& app, int argc, char** argv);  // keeps argv for the report
 void add_experiment(CLI::App& app);
 void add_compare(CLI::App& app);
+void add_view(CLI::App& app);
 
 }  // namespace moreau::cli

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   add_bench(app, argc, argv);
   add_experiment(app);
   add_compare(app);
+  add_view(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "moreau/viewer/recording.hpp"
+
 namespace moreau::cli {
 
 namespace {
@@ -19,8 +21,8 @@ constexpr const char* kColumns[13] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
 }  // namespace
 
 TrajectoryWriter::TrajectoryWriter(std::FILE* f, TrajectoryFormat format, const Scene& scene,
-                                   const SimSettings& settings, int every)
-    : f_(f), format_(format) {
+                                   const SimSettings& settings, int every, bool contacts)
+    : f_(f), format_(format), contacts_(contacts && format == TrajectoryFormat::Json) {
   const Model& m = scene.model;
   if (format_ == TrajectoryFormat::Csv) {
     line_ = "step,t";
@@ -42,7 +44,11 @@ TrajectoryWriter::TrajectoryWriter(std::FILE* f, TrajectoryFormat format, const 
   meta["bodies"] = names;
   meta["layout"] =
       "per sample: position[b] = [x, y, z], quaternion[b] = [w, x, y, z], twist[b] = [vx, vy, vz, "
-      "wx, wy, wz]";
+      "wx, wy, wz]" +
+      std::string(contacts_ ? ", contacts = [[x, y, z, fx, fy, fz], ...]: the point on body A and "
+                              "the force on body B [N] of each contact of the step, world frame"
+                            : "");
+  meta["scene_definition"] = nlohmann::ordered_json::parse(scene_to_json(scene));
   std::string head = meta.dump();
   head.pop_back();  // drop the closing brace: the samples follow
   line_ = head + ",\"samples\":[";
@@ -74,7 +80,8 @@ void TrajectoryWriter::flush_line() {
   line_.clear();
 }
 
-void TrajectoryWriter::sample(int64_t step, const State& s, double violation) {
+void TrajectoryWriter::sample(int64_t step, const State& s, double violation,
+                              const Simulator* sim) {
   const int nb = s.num_bodies();
   if (format_ == TrajectoryFormat::Csv) {
     integer(step);
@@ -121,6 +128,22 @@ void TrajectoryWriter::sample(int64_t step, const State& s, double violation) {
       "twist", [&](int b, int k) { return s.u[b][k]; }, 6);
   line_ += ",\"constraint_violation\":";
   number(violation);
+  if (contacts_) {
+    line_ += ",\"contacts\":[";
+    if (sim) {
+      const std::vector<Contact>& c = sim->contacts();
+      viewer::contact_forces(c, sim->problem(), sim->solution(), force_);
+      for (size_t i = 0; i < c.size(); ++i) {
+        line_ += i ? ",[" : "[";
+        for (int k = 0; k < 6; ++k) {
+          if (k) line_ += ',';
+          number(k < 3 ? c[i].point[k] : force_[i][k - 3]);
+        }
+        line_ += ']';
+      }
+    }
+    line_ += ']';
+  }
   line_ += '}';
   std::fwrite(line_.data(), 1, line_.size(), f_);
   line_.clear();

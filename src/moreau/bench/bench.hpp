@@ -190,6 +190,9 @@ struct ReportInput {
   double solve_s = 0.0;      // sum of solve times
   std::vector<std::string>
       notes;  // shown under the settings (e.g. systems whose simulation failed)
+  // The picture of the systems (docs/viewer.md): a file name under plots/ ("" when none), or
+  // why there is none.
+  std::string systems_figure, systems_figure_note;
 };
 // Writes results.csv, summary.json, the SVG plots and report.md into out_dir (which exists).
 // Each file is written atomically (temporary + rename). Errors name the file.

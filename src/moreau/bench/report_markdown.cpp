@@ -112,6 +112,13 @@ std::string report_markdown(const ReportInput& in, const std::vector<Aggregate>&
     o += "\n";
   }
 
+  if (!in.systems_figure.empty())
+    o += "## The systems\n\nEach system in its initial state (drawn by `moreau view`'s renderer, "
+         "docs/viewer.md).\n\n![The systems](plots/" +
+         in.systems_figure + ")\n\n";
+  else if (!in.systems_figure_note.empty())
+    o += "## The systems\n\n*" + in.systems_figure_note + "*\n\n";
+
   o += "## Which solver wins where\n\n";
   o += std::string("Best solver per scope (") + start +
        " start): highest success rate, then lowest median solve time (median over all its runs "
