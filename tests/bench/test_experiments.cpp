@@ -299,5 +299,51 @@ TEST(BenchExperiments, SapClutterMeetsItsTolerance) {
   EXPECT_EQ(figs[0].name, "sap-clutter.svg");
 }
 
+// nmdp-stability, quick: dt = 20 ms, 0.2 s of each gait with every integrator. The table and
+// the summary carry every key; nmdp (backward Euler, Pan & Hauser 2021 Alg. 2) keeps the
+// quadruped upright over that short run, with PGM outer iterations counted.
+TEST(BenchExperiments, NmdpStabilityTablesAndSummary) {
+  const ExperimentResult r = nmdp_stability(kQuick);
+  const Table& t = table(r, "nmdp-stability");
+  for (const char* c : {"integrator", "gait", "dt", "diverged", "t_end", "tilt_max_deg",
+                        "jump_peak_mean", "walk_distance", "outer_mean", "alpha_cuts"})
+    EXPECT_GE(t.col(c), 0) << c;
+  EXPECT_EQ(t.rows.size(), 8u);  // 2 gaits x 4 integrators x 1 dt
+  for (const char* integrator : {"mdp", "nmdp", "nmdp-zo", "euler"}) {
+    const std::string n = integrator;
+    for (const char* key : {".jump_height_std_across_dt", ".walk_distance_std_across_dt",
+                            ".mean_outer_iterations", ".alpha_cuts"})
+      EXPECT_TRUE(std::any_of(r.summary.begin(), r.summary.end(), [&](const auto& kv) {
+        return kv.first == n + key;
+      })) << n + key;
+    EXPECT_TRUE(std::any_of(r.summary_lists.begin(), r.summary_lists.end(),
+                            [&](const auto& kv) { return kv.first == n + ".diverged_dts"; }));
+  }
+  for (size_t i : t.where({{"integrator", "nmdp"}})) {
+    EXPECT_EQ(t.str(i, "diverged"), "no") << t.str(i, "gait") << ": " << t.str(i, "reason");
+    EXPECT_NEAR(t.num(i, "t_end"), 0.2, 1e-9);
+    EXPECT_GE(t.num(i, "outer_mean"), 1.0);
+    EXPECT_LT(t.num(i, "tilt_max_deg"), 60.0);
+  }
+  EXPECT_TRUE(std::isnan(t.num(t.where({{"integrator", "euler"}}).front(), "outer_mean")));
+  EXPECT_GT(table(r, "nmdp-stability-series").rows.size(), 0u);
+  const std::vector<FigureFile> figs = experiment_figures(r);
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].name, "nmdp-stability.svg");
+}
+
+// summary.json holds the lists after the numbers, non-finite entries as null.
+TEST(BenchExperiments, SummaryJsonWritesLists) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "moreau_summary_lists_test").string();
+  auto path = write_summary({{"a", 1.5}}, dir, {{"b", {0.005, NAN}}, {"c", {}}});
+  ASSERT_TRUE(path);
+  std::ifstream f(*path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  EXPECT_EQ(ss.str(), "{\n  \"a\": 1.5,\n  \"b\": [0.005, null],\n  \"c\": []\n}\n");
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace moreau::bench

@@ -461,6 +461,41 @@ svg::Figure sap_clutter_figure(const Table& t, const Table* scaling) {
   return f;
 }
 
+// nmdp-stability: torso height against t per dt in the jump (one panel per integrator), and the
+// walking distance against t per dt; a curve ends where the run diverged.
+svg::Figure nmdp_stability_figure(const Table& t) {
+  svg::Figure f;
+  f.title = {
+      "nmdp-stability: quadruped jump and walk (stable-PD keyframes) per integrator and dt (Pan & "
+      "Hauser 2021, Sec. V); a curve ends where the run diverged (step failed, tilt > 60 deg or "
+      "torso below 0.15 m)"};
+  f.columns = 4;
+  const std::vector<std::string> dts = uniq(t, all_rows(t), "dt");
+  const int colours[] = {kBlue, kOrange, kGreen, kRed, kPurple, kBrown, kPink, kCyan};
+  for (const char* gait : {"jump", "walk"})
+    for (const std::string& integrator : uniq(t, t.where({{"gait", gait}}), "integrator")) {
+      const bool jump = std::string(gait) == "jump";
+      svg::Plot p = panel(integrator + (jump ? ": jump, torso height" : ": walk, distance"),
+                          axis("t [s]"), axis(jump ? "torso height [m]" : "x - x0 [m]"), 380, 300);
+      for (size_t i = 0; i < dts.size(); ++i) {
+        const std::vector<size_t> rows =
+            t.where({{"gait", gait}, {"integrator", integrator}, {"dt", dts[i]}});
+        if (rows.empty()) continue;
+        svg::Series s;
+        s.label = "dt " + plain(1e3 * t.num(rows.front(), "dt")) + " ms";
+        s.colour = colours[i % 8];
+        s.size = 1.4;
+        for (size_t r : rows) {
+          s.x.push_back(t.num(r, "t"));
+          s.y.push_back(t.num(r, jump ? "height" : "x"));
+        }
+        p.series.push_back(std::move(s));
+      }
+      f.panels.push_back(std::move(p));
+    }
+  return f;
+}
+
 const Table* find_table(const ExperimentResult& r, const std::string& name) {
   for (const Table& t : r.tables)
     if (t.name == name) return &t;
@@ -489,6 +524,9 @@ std::vector<FigureFile> experiment_figures(const ExperimentResult& r) {
   } else if (name == "sap-clutter") {
     out.push_back({name + ".svg",
                    svg::render(sap_clutter_figure(first, find_table(r, "sap-clutter-scaling")))});
+  } else if (name == "nmdp-stability") {
+    if (const Table* s = find_table(r, "nmdp-stability-series"); s && !s->rows.empty())
+      out.push_back({name + ".svg", svg::render(nmdp_stability_figure(*s))});
   }
   return out;
 }
