@@ -89,7 +89,8 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
                         std::numbers::pi;
     run.tilt_max = std::max(run.tilt_max, tilt);
     run.walk_distance = s.r[0].x() - x0;
-    const int p = static_cast<int>(std::floor(s.t / kJumpPeriod + 1e-9));
+    // The period the step's midpoint lies in (the step ending at t = 2 s is still the first).
+    const int p = static_cast<int>(std::floor((s.t - 0.5 * dt) / kJumpPeriod));
     if (p != period) {
       peaks.push_back(peak);
       peak = -1e300;
