@@ -9,6 +9,7 @@
 #include <numbers>
 
 #include "moreau/bench/experiment.hpp"
+#include "moreau/scenes/gait.hpp"
 
 namespace moreau::bench {
 
@@ -16,7 +17,6 @@ namespace {
 
 constexpr double kMaxTiltDeg = 60.0;  // torso z axis against the vertical
 constexpr double kMinHeight = 0.15;   // torso centre [m]: the trunk (8 cm thick) on the ground
-constexpr double kJumpPeriod = 2.0;   // JumpParams::period (scenes/gait.hpp)
 
 struct StabilityRun {
   std::string integrator, gait;
@@ -64,7 +64,7 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
   const double x0 = s.r[0].x();
   const int steps = static_cast<int>(std::lround(duration / dt));
   const int every = std::max(1, static_cast<int>(std::lround(0.01 / dt)));  // series at 10 ms
-  std::vector<double> peaks;  // the torso's highest point in each jump period
+  std::vector<double> peaks;  // the torso's highest point in each jump
   double peak = -1e300, outer = 0.0;
   int period = 0, counted = 0;
   for (int k = 0; k < steps; ++k) {
@@ -89,14 +89,18 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
                         std::numbers::pi;
     run.tilt_max = std::max(run.tilt_max, tilt);
     run.walk_distance = s.r[0].x() - x0;
-    // The period the step's midpoint lies in (the step ending at t = 2 s is still the first).
-    const int p = static_cast<int>(std::floor((s.t - 0.5 * dt) / kJumpPeriod));
+    // The jump's peak: the torso's highest point between the lowest crouch and the landing's
+    // absorption of each period (JumpParams, scenes/gait.hpp), away from the initial drop.
+    const builtin::JumpParams jp;
+    const double mid = s.t - 0.5 * dt;  // the step's midpoint: its period and phase
+    const int p = static_cast<int>(std::floor(mid / jp.period));
+    const double phase = mid - p * jp.period;
     if (p != period) {
-      peaks.push_back(peak);
+      if (peak > -1e300) peaks.push_back(peak);
       peak = -1e300;
       period = p;
     }
-    peak = std::max(peak, h);
+    if (phase >= jp.crouch_end && phase < jp.absorb_time) peak = std::max(peak, h);
     if ((k + 1) % every == 0) series.add({run.integrator, gait, dt, s.t, tilt, h, s.r[0].x() - x0});
     if (tilt > kMaxTiltDeg || h < kMinHeight) {
       run.diverged = true;
