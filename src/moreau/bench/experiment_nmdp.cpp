@@ -121,11 +121,12 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
 
 ExperimentResult nmdp_stability(const ExperimentOptions& o) {
   ExperimentResult res;
-  // quick (tests): one dt, 0.2 s; default: 2 s, nmdp-zo only at 20 and 50 ms (it costs about
-  // 10-17 s of wall clock per simulated second there, about 50 s at 5 ms); full: 10 s, everything.
+  // quick (tests): 20 and 50 ms, 0.2 s; default: 2 s, nmdp-zo only at 20 and 50 ms (it costs
+  // about 10-17 s of wall clock per simulated second there, about 50 s at 5 ms); full: 10 s,
+  // everything.
   const double duration = o.full ? 10.0 : o.quick ? 0.2 : 2.0;
   const std::vector<double> dts = o.quick
-                                      ? std::vector<double>{0.02}
+                                      ? std::vector<double>{0.02, 0.05}
                                       : std::vector<double>{0.005, 0.007, 0.01, 0.02, 0.03, 0.05};
   const char* integrators[] = {"mdp", "nmdp", "nmdp-zo", "euler"};
   Table t{"nmdp-stability",
