@@ -1,5 +1,6 @@
 // The report's missing experiments at --quick size (bench/experiment.hpp): the physics each one
-// measures, checked against closed forms. Each test runs one experiment (< 0.5 s).
+// measures, checked against closed forms. Each test runs one experiment (< 0.5 s; nmdp-stability
+// about 10 s).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -297,6 +298,83 @@ TEST(BenchExperiments, SapClutterMeetsItsTolerance) {
   const std::vector<FigureFile> figs = experiment_figures(r);
   ASSERT_EQ(figs.size(), 1u);
   EXPECT_EQ(figs[0].name, "sap-clutter.svg");
+}
+
+// nmdp-stability, quick: dt = 20 and 50 ms, 0.2 s of each gait with every integrator. The table
+// and the summary carry every key and every integrator; the values are finite. The Pan & Hauser
+// integrators (mdp: forward Euler, one QP per step; nmdp: backward Euler with PGM, Alg. 1-2) keep
+// the quadruped upright and standing at both steps, and agree on the torso's height.
+TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
+  const ExperimentResult r = nmdp_stability(kQuick);
+  const Table& t = table(r, "nmdp-stability");
+  const Table& series = table(r, "nmdp-stability-series");
+  for (const char* c : {"integrator", "gait", "dt", "diverged", "t_end", "tilt_max_deg",
+                        "jump_peak_mean", "walk_distance", "outer_mean", "alpha_cuts"})
+    EXPECT_GE(t.col(c), 0) << c;
+  ASSERT_EQ(t.rows.size(), 16u);  // 2 gaits x 4 integrators x 2 dts
+  for (const char* integrator : {"mdp", "nmdp", "nmdp-zo", "euler"}) {
+    const std::string n = integrator;
+    EXPECT_EQ(t.where({{"integrator", n}}).size(), 4u) << n;
+    for (const char* key : {".jump_height_std_across_dt", ".walk_distance_std_across_dt",
+                            ".mean_outer_iterations", ".alpha_cuts"})
+      EXPECT_TRUE(std::any_of(r.summary.begin(), r.summary.end(), [&](const auto& kv) {
+        return kv.first == n + key;
+      })) << n + key;
+    EXPECT_TRUE(std::any_of(r.summary_lists.begin(), r.summary_lists.end(),
+                            [&](const auto& kv) { return kv.first == n + ".diverged_dts"; }));
+  }
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    SCOPED_TRACE(t.str(i, "integrator") + " " + t.str(i, "gait") + " dt " + t.str(i, "dt"));
+    for (const char* c : {"t_end", "tilt_max_deg", "walk_distance", "alpha_cuts"})
+      EXPECT_TRUE(std::isfinite(t.num(i, c))) << c;
+  }
+  // The torso's height at the end of a run: the last series row (every 10 ms).
+  auto final_height = [&](const std::string& integrator, const std::string& gait,
+                          const std::string& dt) {
+    const std::vector<size_t> rows =
+        series.where({{"integrator", integrator}, {"gait", gait}, {"dt", dt}});
+    return rows.empty() ? std::nan("") : series.num(rows.back(), "height");
+  };
+  for (const char* integrator : {"mdp", "nmdp"})
+    for (size_t i : t.where({{"integrator", integrator}})) {
+      const std::string gait = t.str(i, "gait"), dt = t.str(i, "dt");
+      SCOPED_TRACE(std::string(integrator) + " " + gait + " dt " + dt);
+      EXPECT_EQ(t.str(i, "diverged"), "no") << t.str(i, "reason");
+      EXPECT_NEAR(t.num(i, "t_end"), 0.2, 1e-9);
+      EXPECT_LT(t.num(i, "tilt_max_deg"), 10.0);
+      // Standing: feet 0.34 m below the hips (gait.hpp), trunk centre about 0.38-0.44 m up.
+      const double h = final_height(integrator, gait, dt);
+      EXPECT_GT(h, 0.33);
+      EXPECT_LT(h, 0.47);
+      // Both integrators follow the same reference with the same contact model: within 2 cm.
+      EXPECT_NEAR(h, final_height("nmdp", gait, dt), 0.02);
+      // mdp: one QP per step; nmdp: at least one PGM outer iteration.
+      EXPECT_GE(t.num(i, "outer_mean"), 1.0);
+      EXPECT_TRUE(std::string(integrator) != "mdp" || t.num(i, "outer_mean") == 1.0);
+    }
+  for (const auto& [key, dts] : r.summary_lists)
+    if (key == "mdp.diverged_dts" || key == "nmdp.diverged_dts") {
+      EXPECT_TRUE(dts.empty()) << key;
+    }
+  EXPECT_TRUE(std::isnan(t.num(t.where({{"integrator", "euler"}}).front(), "outer_mean")));
+  const std::vector<FigureFile> figs = experiment_figures(r);
+  ASSERT_EQ(figs.size(), 1u);
+  EXPECT_EQ(figs[0].name, "nmdp-stability.svg");
+  for (const char* title : {"Time upright", "PGM outer iterations per step", "Walk: forward"})
+    EXPECT_NE(figs[0].svg.find(title), std::string::npos) << title;
+}
+
+// summary.json holds the lists after the numbers, non-finite entries as null.
+TEST(BenchExperiments, SummaryJsonWritesLists) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "moreau_summary_lists_test").string();
+  auto path = write_summary({{"a", 1.5}}, dir, {{"b", {0.005, NAN}}, {"c", {}}});
+  ASSERT_TRUE(path);
+  std::ifstream f(*path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  EXPECT_EQ(ss.str(), "{\n  \"a\": 1.5,\n  \"b\": [0.005, null],\n  \"c\": []\n}\n");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -53,6 +53,9 @@ TEST(CliExperiment, QuickRunWritesTablesAndFiguresIntoOutOnly) {
   const std::vector<std::string> expected = {"ccp-vs-ncp-trace.csv",
                                              "ccp-vs-ncp.csv",
                                              "ccp-vs-ncp.svg",
+                                             "nmdp-stability-series.csv",
+                                             "nmdp-stability.csv",
+                                             "nmdp-stability.svg",
                                              "sap-clutter-scaling.csv",
                                              "sap-clutter.csv",
                                              "sap-clutter.svg",
@@ -68,8 +71,9 @@ TEST(CliExperiment, QuickRunWritesTablesAndFiguresIntoOutOnly) {
                                              "timestep-sweep.csv",
                                              "timestep-sweep.svg"};
   EXPECT_EQ(names, expected);
-  for (const char* stem : {"ccp-vs-ncp", "softening-vs-proximal", "timestep-sweep",
-                           "sor-sensitivity", "sap-spring-cylinder", "sap-clutter"}) {
+  for (const char* stem :
+       {"ccp-vs-ncp", "softening-vs-proximal", "timestep-sweep", "sor-sensitivity",
+        "sap-spring-cylinder", "sap-clutter", "nmdp-stability"}) {
     const std::string svg = read_file(out + "/" + stem + ".svg");
     EXPECT_TRUE(is_svg(svg)) << stem;
     EXPECT_NE(svg.find(std::string(stem) + ":"), std::string::npos) << stem;  // the title

@@ -82,6 +82,9 @@ const std::vector<ExperimentInfo>& experiment_list() {
       {"sap-clutter",
        "SAP on clutter: Newton iterations, e_m, e_mu, static slip, time per step vs objects",
        sap_clutter},
+      {"nmdp-stability",
+       "quadruped jump/walk: do mdp, nmdp, nmdp-zo, euler stay upright for dt = 5 ... 50 ms?",
+       nmdp_stability},
   };
   return list;
 }
@@ -107,8 +110,9 @@ Result<std::vector<std::string>> write_tables(const ExperimentResult& r, const s
   return paths;
 }
 
-Result<std::string> write_summary(const std::vector<std::pair<std::string, double>>& summary,
-                                  const std::string& dir) {
+Result<std::string> write_summary(
+    const std::vector<std::pair<std::string, double>>& summary, const std::string& dir,
+    const std::vector<std::pair<std::string, std::vector<double>>>& lists) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{dir, 0, "output directory", "a directory that can be created", ec.message()};
@@ -118,6 +122,14 @@ Result<std::string> write_summary(const std::vector<std::pair<std::string, doubl
     const double x = summary[i].second;
     text += (i ? ",\n  \"" : "\n  \"") + summary[i].first +
             "\": " + (std::isfinite(x) ? number_text(x) : "null");
+  }
+  for (size_t i = 0; i < lists.size(); ++i) {
+    text += (i || !summary.empty() ? ",\n  \"" : "\n  \"") + lists[i].first + "\": [";
+    for (size_t k = 0; k < lists[i].second.size(); ++k) {
+      const double x = lists[i].second[k];
+      text += (k ? ", " : "") + (std::isfinite(x) ? number_text(x) : std::string("null"));
+    }
+    text += "]";
   }
   text += "\n}\n";
   std::ofstream f(path, std::ios::binary);

@@ -45,6 +45,8 @@ struct ExperimentResult {
   std::vector<std::string> headlines;  // a few lines for the terminal
   // Named headline numbers, written as DIR/summary.json (write_summary); empty for most.
   std::vector<std::pair<std::string, double>> summary;
+  // Named lists of numbers, written to DIR/summary.json after `summary` (nmdp-stability).
+  std::vector<std::pair<std::string, std::vector<double>>> summary_lists;
 };
 
 using ExperimentFn = ExperimentResult (*)(const ExperimentOptions&);
@@ -61,8 +63,9 @@ Result<std::vector<std::string>> write_tables(const ExperimentResult& r, const s
 
 // Writes the key/number pairs as one JSON object to dir/summary.json (non-finite numbers as
 // null); returns the path written.
-Result<std::string> write_summary(const std::vector<std::pair<std::string, double>>& summary,
-                                  const std::string& dir);
+Result<std::string> write_summary(
+    const std::vector<std::pair<std::string, double>>& summary, const std::string& dir,
+    const std::vector<std::pair<std::string, std::vector<double>>>& lists = {});
 
 // An experiment's figure: file name ("<experiment>.svg") and SVG text.
 struct FigureFile {
@@ -81,6 +84,7 @@ ExperimentResult timestep_sweep(const ExperimentOptions& o);
 ExperimentResult sor_sensitivity(const ExperimentOptions& o);
 ExperimentResult sap_spring_cylinder(const ExperimentOptions& o);  // experiment_sap.cpp
 ExperimentResult sap_clutter(const ExperimentOptions& o);
+ExperimentResult nmdp_stability(const ExperimentOptions& o);  // experiment_nmdp.cpp
 
 // ---- shared by the experiments ----
 // Measures over one simulation run (steps after a failure are not counted).

@@ -461,6 +461,86 @@ svg::Figure sap_clutter_figure(const Table& t, const Table* scaling) {
   return f;
 }
 
+// nmdp-stability. First row, from the per-run table: against dt per integrator (jump solid, walk
+// dashed), the time the quadruped stayed upright (t_end; the run's length where it did not
+// diverge), the PGM outer iterations per step, the jump's peak and the walking distance. Then the
+// torso height against t per dt in the jump (one panel per integrator), and the walking distance
+// against t per dt; a curve ends where the run diverged.
+svg::Figure nmdp_stability_figure(const Table& t, const Table* runs) {
+  svg::Figure f;
+  f.title = {
+      "nmdp-stability: quadruped jump and walk (stable-PD keyframes) per integrator and dt (Pan & "
+      "Hauser 2021, Sec. V); a run diverges when a step fails, the torso tilts > 60 deg or drops "
+      "below 0.15 m"};
+  f.columns = 4;
+  if (runs && !runs->rows.empty()) {
+    struct Metric {
+      const char* column;
+      const char* title;
+      svg::Axis y;
+      const char* gait;  // nullptr: both gaits
+    };
+    const Metric metrics[] = {
+        {"t_end", "Time upright (run length if not diverged)", axis("t_end [s]"), nullptr},
+        {"outer_mean", "PGM outer iterations per step",
+         axis("mean outer iterations", svg::Scale::Log10), nullptr},
+        {"jump_peak_mean", "Jump: torso's highest point", axis("peak height [m]"), "jump"},
+        {"walk_distance", "Walk: forward distance", axis("x - x0 [m]"), "walk"},
+    };
+    const std::map<std::string, int> colour = {
+        {"mdp", kBlue}, {"nmdp", kRed}, {"nmdp-zo", kGreen}, {"euler", kGrey}};
+    for (const Metric& m : metrics) {
+      svg::Plot p = panel(m.title, axis("dt [ms]"), m.y, 380, 300);
+      for (const std::string& integrator : uniq(*runs, all_rows(*runs), "integrator"))
+        for (const char* gait : {"jump", "walk"}) {
+          if (m.gait && std::string(m.gait) != gait) continue;
+          svg::Series s;
+          s.label = integrator + (m.gait ? "" : std::string(" ") + gait);
+          const auto it = colour.find(integrator);
+          s.colour = it == colour.end() ? kBrown : it->second;
+          s.dash = std::string(gait) == "jump" ? kSolid : kDashed;
+          s.mark = svg::Mark::LinePoints;
+          s.size = 1.6;
+          for (size_t r : runs->where({{"integrator", integrator}, {"gait", gait}})) {
+            // Jump peak and distance only where the run did not diverge (a falling or
+            // exploding torso is not a jump or a walk).
+            if (m.gait && runs->str(r, "diverged") == "yes") continue;
+            const double y = finite_below(runs->num(r, m.column), 1e6);
+            if (!std::isfinite(y)) continue;  // euler has no PGM iterations
+            s.x.push_back(1e3 * runs->num(r, "dt"));
+            s.y.push_back(y);
+          }
+          if (!s.x.empty()) p.series.push_back(std::move(s));
+        }
+      f.panels.push_back(std::move(p));
+    }
+  }
+  const std::vector<std::string> dts = uniq(t, all_rows(t), "dt");
+  const int colours[] = {kBlue, kOrange, kGreen, kRed, kPurple, kBrown, kPink, kCyan};
+  for (const char* gait : {"jump", "walk"})
+    for (const std::string& integrator : uniq(t, t.where({{"gait", gait}}), "integrator")) {
+      const bool jump = std::string(gait) == "jump";
+      svg::Plot p = panel(integrator + (jump ? ": jump, torso height" : ": walk, distance"),
+                          axis("t [s]"), axis(jump ? "torso height [m]" : "x - x0 [m]"), 380, 300);
+      for (size_t i = 0; i < dts.size(); ++i) {
+        const std::vector<size_t> rows =
+            t.where({{"gait", gait}, {"integrator", integrator}, {"dt", dts[i]}});
+        if (rows.empty()) continue;
+        svg::Series s;
+        s.label = "dt " + plain(1e3 * t.num(rows.front(), "dt")) + " ms";
+        s.colour = colours[i % 8];
+        s.size = 1.4;
+        for (size_t r : rows) {
+          s.x.push_back(t.num(r, "t"));
+          s.y.push_back(t.num(r, jump ? "height" : "x"));
+        }
+        p.series.push_back(std::move(s));
+      }
+      f.panels.push_back(std::move(p));
+    }
+  return f;
+}
+
 const Table* find_table(const ExperimentResult& r, const std::string& name) {
   for (const Table& t : r.tables)
     if (t.name == name) return &t;
@@ -489,6 +569,10 @@ std::vector<FigureFile> experiment_figures(const ExperimentResult& r) {
   } else if (name == "sap-clutter") {
     out.push_back({name + ".svg",
                    svg::render(sap_clutter_figure(first, find_table(r, "sap-clutter-scaling")))});
+  } else if (name == "nmdp-stability") {
+    if (const Table* s = find_table(r, "nmdp-stability-series"); s && !s->rows.empty())
+      out.push_back(
+          {name + ".svg", svg::render(nmdp_stability_figure(*s, find_table(r, "nmdp-stability")))});
   }
   return out;
 }
