@@ -99,6 +99,26 @@ ojson model_json(const Model& m) {
         o["mesh"] = it->second;
         break;
       }
+      case ShapeType::HeightField: {
+        // The terrain's top surface, two triangles per cell (docs/collision.md), as a mesh.
+        if (!g.hfield) break;
+        const HeightFieldData& hf = *g.hfield;
+        std::vector<float> v;
+        std::vector<uint32_t> t;
+        for (int r = 0; r < hf.nrow; ++r)
+          for (int c = 0; c < hf.ncol; ++c) {
+            const Vec3 x = hf.point(r, c);
+            v.insert(v.end(), {float(x.x()), float(x.y()), float(x.z())});
+          }
+        for (int r = 0; r + 1 < hf.nrow; ++r)
+          for (int c = 0; c + 1 < hf.ncol; ++c) {
+            const uint32_t a = r * hf.ncol + c, b = a + 1, d = a + hf.ncol, e = d + 1;
+            t.insert(t.end(), {a, b, e, a, e, d});
+          }
+        o["mesh"] = int(meshes.size());
+        meshes.push_back({{"vertices", base64_of(v)}, {"triangles", base64_of(t)}});
+        break;
+      }
       case ShapeType::Plane:
         break;
     }

@@ -69,7 +69,7 @@
         geo.rotateX(Math.PI / 2);  // three's cylinders are along y, moreau's along z
         break;
       case "capsule": geo = capsuleGeometry(g.radius, g.half_length); break;
-      case "convex_mesh": case "mesh":
+      case "convex_mesh": case "mesh": case "height_field":
         if (g.mesh === undefined) return null;
         geo = meshGeometry(meshes[g.mesh]);
         break;
