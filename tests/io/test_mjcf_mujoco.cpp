@@ -3,7 +3,6 @@
 // MuJoCo's header or library is absent.
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
@@ -12,10 +11,7 @@
 #include "moreau/io/urdf_mjcf.hpp"
 #include "moreau/sim/simulator.hpp"
 
-#if __has_include(<mujoco/mujoco.h>)
-#include <mujoco/mujoco.h>
-#define MOREAU_TEST_MUJOCO 1
-#endif
+#include "support/mujoco_dl.hpp"
 
 namespace moreau {
 namespace {
@@ -24,28 +20,7 @@ namespace {
 
 const std::string kData = std::string(MOREAU_SOURCE_DIR) + "/tests/data/";
 
-// The few MuJoCo functions used, resolved from the shared library.
-struct MuJoCo {
-  void* lib = nullptr;
-  mjModel* (*load)(const char*, const mjVFS*, char*, int) = nullptr;
-  mjData* (*make_data)(const mjModel*) = nullptr;
-  void (*step)(const mjModel*, mjData*) = nullptr;
-  void (*reset_key)(const mjModel*, mjData*, int) = nullptr;
-  void (*delete_data)(mjData*) = nullptr;
-  void (*delete_model)(mjModel*) = nullptr;
-  bool open() {
-    for (const char* name : {"libmujoco.so", "libmujoco.so.2.2.2"})
-      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
-    if (!lib) return false;
-    load = reinterpret_cast<decltype(load)>(dlsym(lib, "mj_loadXML"));
-    make_data = reinterpret_cast<decltype(make_data)>(dlsym(lib, "mj_makeData"));
-    step = reinterpret_cast<decltype(step)>(dlsym(lib, "mj_step"));
-    reset_key = reinterpret_cast<decltype(reset_key)>(dlsym(lib, "mj_resetDataKeyframe"));
-    delete_data = reinterpret_cast<decltype(delete_data)>(dlsym(lib, "mj_deleteData"));
-    delete_model = reinterpret_cast<decltype(delete_model)>(dlsym(lib, "mj_deleteModel"));
-    return load && make_data && step && reset_key && delete_data && delete_model;
-  }
-};
+using test::MuJoCo;
 
 // qpos of the chain (ja, jb1, jb2, jc) at t = 0.1, 0.2, ..., 0.5 s.
 using Samples = std::vector<std::array<double, 4>>;

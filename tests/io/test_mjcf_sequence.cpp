@@ -5,7 +5,6 @@
 // sequence refused, and the constraint rows' derivative.
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
 #include <cmath>
 #include <random>
 
@@ -14,10 +13,7 @@
 #include "moreau/math/so3.hpp"
 #include "moreau/sim/simulator.hpp"
 
-#if __has_include(<mujoco/mujoco.h>)
-#include <mujoco/mujoco.h>
-#define MOREAU_TEST_MUJOCO 1
-#endif
+#include "support/mujoco_dl.hpp"
 
 namespace moreau {
 namespace {
@@ -194,32 +190,7 @@ TEST(MjcfSequence, OffsetHingesSwingConservatively) {
 
 #ifdef MOREAU_TEST_MUJOCO
 
-struct MuJoCo {
-  void* lib = nullptr;
-  mjModel* (*load)(const char*, const mjVFS*, char*, int) = nullptr;
-  mjData* (*make_data)(const mjModel*) = nullptr;
-  void (*kinematics)(const mjModel*, mjData*) = nullptr;
-  void (*step)(const mjModel*, mjData*) = nullptr;
-  void (*reset_key)(const mjModel*, mjData*, int) = nullptr;
-  int (*name2id)(const mjModel*, int, const char*) = nullptr;
-  void (*delete_data)(mjData*) = nullptr;
-  void (*delete_model)(mjModel*) = nullptr;
-  bool open() {
-    for (const char* name : {"libmujoco.so", "libmujoco.so.2.2.2"})
-      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
-    if (!lib) return false;
-    load = reinterpret_cast<decltype(load)>(dlsym(lib, "mj_loadXML"));
-    make_data = reinterpret_cast<decltype(make_data)>(dlsym(lib, "mj_makeData"));
-    kinematics = reinterpret_cast<decltype(kinematics)>(dlsym(lib, "mj_kinematics"));
-    name2id = reinterpret_cast<decltype(name2id)>(dlsym(lib, "mj_name2id"));
-    step = reinterpret_cast<decltype(step)>(dlsym(lib, "mj_step"));
-    reset_key = reinterpret_cast<decltype(reset_key)>(dlsym(lib, "mj_resetDataKeyframe"));
-    delete_data = reinterpret_cast<decltype(delete_data)>(dlsym(lib, "mj_deleteData"));
-    delete_model = reinterpret_cast<decltype(delete_model)>(dlsym(lib, "mj_deleteModel"));
-    return load && make_data && kinematics && name2id && step && reset_key && delete_data &&
-           delete_model;
-  }
-};
+using test::MuJoCo;
 
 // Largest position and orientation error of moreau's body frames (the importer's forward
 // kinematics and the built state) against mj_kinematics over random joint values.
