@@ -212,6 +212,15 @@ Result<Problem> load_problem(const std::string& path) {
   if (magic != kMagic)
     return bad(path, std::string("first line '") + kMagic + "'", "'" + magic.substr(0, 40) + "'");
   std::getline(in, header);
+  // The arrays' sizes are checked against the bytes left in the file before any allocation: a
+  // corrupt header must not ask for gigabytes.
+  const std::streamoff data_begin = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::streamoff data_end = in.tellg();
+  in.seekg(data_begin);
+  size_t doubles_left = data_begin < 0 || data_end < data_begin
+                            ? 0
+                            : static_cast<size_t>(data_end - data_begin) / sizeof(double);
   nlohmann::json h;
   try {
     h = nlohmann::json::parse(header);
@@ -219,7 +228,9 @@ Result<Problem> load_problem(const std::string& path) {
     for (const auto& entry : h.at("arrays")) {
       const std::string name = entry.at(0).get<std::string>();
       const size_t n = entry.at(1).get<size_t>();
-      if (n > (size_t(1) << 32)) return bad(path, "array '" + name + "' of sane size");
+      if (n > doubles_left)
+        return bad(path, "array '" + name + "' of " + std::to_string(n) + " doubles", "truncated");
+      doubles_left -= n;
       std::vector<double>& v = arrays[name];
       v.resize(n);
       for (size_t k = 0; k < n; ++k) {
