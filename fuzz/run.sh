@@ -10,6 +10,7 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(urdf mjcf scene fclib problem)
 mkdir -p fuzz/findings
+export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 for t in "${targets[@]}"; do
   mkdir -p "fuzz/work/$t"
   cp -n "fuzz/corpus/$t"/* "fuzz/work/$t/" 2>/dev/null || true
