@@ -7,7 +7,9 @@
 #   bash scripts/dev.sh figures  set up, build `moreau`, run every experiment (full size) into a
 #                                temporary directory and copy its figures into docs/figures
 #   bash scripts/dev.sh sanitize set up, build the tests with ASan + UBSan into build-asan
-#                                (-DMOREAU_SANITIZE=address,undefined), run the fast tier there
+#                                (-DMOREAU_SANITIZE=address,undefined), run the fast tier there;
+#                                MOREAU_SANITIZE_SUBSET=1: only the loaders' tests (labels io and
+#                                fuzz: test_io, test_fuzz), the subset .ci/run runs
 #   bash scripts/dev.sh soak     set up, build the tests, run the soak tier (label soak,
 #                                MOREAU_SOAK=1; docs/reliability.md)
 set -euo pipefail
@@ -24,10 +26,13 @@ if [ "$mode" = sanitize ]; then
   BUILD_DIR="${MOREAU_ASAN_BUILD_DIR:-build-asan}"
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DMOREAU_SANITIZE=address,undefined -DMOREAU_BUILD_BENCHMARKS=OFF >/dev/null
-  cmake --build "$BUILD_DIR" -j "$(nproc)" --target moreau_tests
+  targets=(moreau_tests) labels=(-LE 'slow|soak')
+  [ "${MOREAU_SANITIZE_SUBSET:-0}" = 1 ] && targets=(test_io test_fuzz) labels=(-L 'io|fuzz')
+  cmake --build "$BUILD_DIR" -j "$(nproc)" --target "${targets[@]}"
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-  ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" -LE 'slow|soak'
+  export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/fuzz/lsan.supp}"
+  ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" "${labels[@]}"
   exit 0
 fi
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
