@@ -1,21 +1,61 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets fuzz/fuzz_urdf and fuzz/fuzz_mjcf (clang + libFuzzer, ASan, UBSan).
-# The importer sources are compiled instrumented; the rest of moreau is linked from the Release
-# build (build/libmoreau_*.a, built first with `ninja -C build moreau`). Run from the repo root:
+# Builds the libFuzzer targets fuzz/bin/fuzz_{urdf,mjcf,scene,fclib,problem} (clang + libFuzzer,
+# ASan, UBSan). The loaders (src/moreau/io/*.cpp) and the entry points (fuzz/targets.cpp) are
+# compiled instrumented, with the defines and include paths of the Release build's
+# compile_commands.json; the rest of moreau is linked from that build (build/libmoreau_*.a, built
+# first with `cmake --build build --target moreau`). Run from the repository root:
 #   fuzz/build.sh && fuzz/run.sh 600
+# BUILD_DIR (default build) names the Release build. Exits 3 when no clang is found.
 set -euo pipefail
-CXX=${CXX:-$(command -v clang++-19 || command -v clang++-14 || command -v clang++)}
+BUILD_DIR=${BUILD_DIR:-build}
+CXX=${CXX:-$(command -v clang++-19 || command -v clang++-14 || command -v clang++ || true)}
+if [ -z "$CXX" ]; then
+  echo "fuzz/build.sh: no clang++ (Debian: clang-14 and libclang-rt-14-dev)" >&2
+  exit 3
+fi
 out=fuzz/bin
-mkdir -p "$out"
-flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-       -Isrc -I/usr/include/eigen3 -I/usr/include/urdfdom -I/usr/include/urdfdom_headers -DNDEBUG)
-srcs=(src/moreau/io/urdf_check.cpp src/moreau/io/urdf_import.cpp src/moreau/io/urdf_mjcf.cpp
-      src/moreau/io/urdf_mjcf_tree.cpp src/moreau/io/mjcf_parse.cpp src/moreau/io/mjcf_defaults.cpp
-      src/moreau/io/mjcf_body.cpp src/moreau/io/mjcf_geom.cpp)
-libs=(build/libmoreau_dynamics.a build/libmoreau_collision.a build/libmoreau_model.a
-      build/libmoreau_math.a -lurdfdom_model -ltinyxml2 -ltinyxml -lconsole_bridge -lassimp
-      -lqhull_r -lfcl -lccd)
-for t in urdf mjcf; do
-  "$CXX" "${flags[@]}" "fuzz/fuzz_$t.cpp" "${srcs[@]}" "${libs[@]}" -o "$out/fuzz_$t"
+obj=fuzz/obj
+mkdir -p "$out" "$obj"
+san=(-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+# -D, -I and -isystem flags of each io source in the Release build.
+flags_of() {
+  /usr/bin/python3 - "$BUILD_DIR/compile_commands.json" "$1" <<'PY'
+import json, shlex, sys
+cmds, src = json.load(open(sys.argv[1])), sys.argv[2]
+for e in cmds:
+    if e["file"].endswith(src):
+        a = shlex.split(e["command"])
+        keep = []
+        for i, x in enumerate(a):
+            if x.startswith(("-D", "-I")): keep.append(x)
+            elif x == "-isystem": keep += [x, a[i + 1]]
+        print(" ".join(shlex.quote(k) for k in keep))
+        break
+PY
+}
+common=$(flags_of src/moreau/io/fclib_hdf5.cpp)
+[ -n "$common" ] || { echo "fuzz/build.sh: $BUILD_DIR/compile_commands.json lacks io" >&2; exit 1; }
+objs=()
+for src in src/moreau/io/*.cpp fuzz/targets.cpp; do
+  o="$obj/$(basename "${src%.cpp}").o"
+  f=$(flags_of "$src")
+  [ -n "$f" ] || f=$common
+  if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ "$0" -nt "$o" ]; then
+    # shellcheck disable=SC2086
+    "$CXX" -std=c++20 -O1 -g -DNDEBUG $f -Isrc -Ifuzz -fsanitize=fuzzer-no-link "${san[@]}" \
+      -c "$src" -o "$o"
+  fi
+  objs+=("$o")
 done
-echo "built $out/fuzz_urdf $out/fuzz_mjcf with $CXX"
+libs=()
+for m in sim solvers nmdp ncp dynamics collision model math; do
+  libs+=("$BUILD_DIR/libmoreau_$m.a")
+done
+ext=$(grep -E '^MOREAU_[A-Z0-9_]*_LIB:FILEPATH=' "$BUILD_DIR/CMakeCache.txt" | grep -v NOTFOUND |
+  sed 's/.*=//' | tr '\n' ' ')
+for t in urdf mjcf scene fclib problem; do
+  # shellcheck disable=SC2086
+  "$CXX" -std=c++20 -O1 -g -Ifuzz -fsanitize=fuzzer "${san[@]}" "fuzz/fuzz_$t.cpp" "${objs[@]}" \
+    "${libs[@]}" $ext -ltinyxml -lconsole_bridge -o "$out/fuzz_$t"
+done
+echo "built $out/fuzz_{urdf,mjcf,scene,fclib,problem} with $CXX"

@@ -6,15 +6,35 @@
 #   bash scripts/dev.sh build    set up, build everything (tests and micro-benchmarks too)
 #   bash scripts/dev.sh figures  set up, build `moreau`, run every experiment (full size) into a
 #                                temporary directory and copy its figures into docs/figures
+#   bash scripts/dev.sh sanitize set up, build the tests with ASan + UBSan into build-asan
+#                                (-DMOREAU_SANITIZE=address,undefined), run the fast tier there;
+#                                MOREAU_SANITIZE_SUBSET=1: only the loaders' tests (labels io and
+#                                fuzz: test_io, test_fuzz), the subset .ci/run runs
+#   bash scripts/dev.sh soak     set up, build the tests, run the soak tier (label soak,
+#                                MOREAU_SOAK=1; docs/reliability.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-run}"
 case "$mode" in
-  run | test | build | figures) ;;
-  *) echo "usage: scripts/dev.sh run|test|build|figures" >&2; exit 2 ;;
+  run | test | build | figures | sanitize | soak) ;;
+  *) echo "usage: scripts/dev.sh run|test|build|figures|sanitize|soak" >&2; exit 2 ;;
 esac
 bash scripts/setup.sh
 BUILD_DIR="${MOREAU_BUILD_DIR:-build}"
+if [ "$mode" = sanitize ]; then
+  # docs/reliability.md: every finding is fatal (-fno-sanitize-recover), leaks included.
+  BUILD_DIR="${MOREAU_ASAN_BUILD_DIR:-build-asan}"
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DMOREAU_SANITIZE=address,undefined -DMOREAU_BUILD_BENCHMARKS=OFF >/dev/null
+  targets=(moreau_tests) labels=(-LE 'slow|soak')
+  [ "${MOREAU_SANITIZE_SUBSET:-0}" = 1 ] && targets=(test_io test_fuzz) labels=(-L 'io|fuzz')
+  cmake --build "$BUILD_DIR" -j "$(nproc)" --target "${targets[@]}"
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+  export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/fuzz/lsan.supp}"
+  ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" "${labels[@]}"
+  exit 0
+fi
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 case "$mode" in
   run)
@@ -26,10 +46,14 @@ case "$mode" in
     # moreau_tests: every test executable and the `moreau` binary the CLI tests run.
     cmake --build "$BUILD_DIR" -j "$(nproc)" --target moreau_tests
     if [ "${MOREAU_SLOW:-0}" = "1" ]; then
-      ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)"
+      ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" -LE soak
     else
-      ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" -LE slow
+      ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" -LE 'slow|soak'
     fi
+    ;;
+  soak)
+    cmake --build "$BUILD_DIR" -j "$(nproc)" --target moreau_tests
+    MOREAU_SOAK=1 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" -L soak
     ;;
   build)
     cmake --build "$BUILD_DIR" -j "$(nproc)"

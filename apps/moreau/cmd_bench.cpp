@@ -13,6 +13,7 @@
 
 #include "bench_pictures.hpp"
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "moreau/bench/bench.hpp"
 #include "moreau/bench/parallel.hpp"
 #include "moreau/io/scene.hpp"
@@ -129,6 +130,9 @@ int g_argc = 0;
 char** g_argv = nullptr;
 
 void run_bench(BenchOptions o) {
+  // Ctrl-C skips the remaining work and ends with kExitInterrupted before the report is written:
+  // the report files, each written to a temporary and renamed, stay the old ones (or none).
+  InterruptGuard signals;
   const auto t0 = std::chrono::steady_clock::now();
   if (o.quick) {  // the README's main job: every suite system and solver, in under two minutes
     if (o.max_samples == 0) o.max_samples = 3;
@@ -151,6 +155,10 @@ void run_bench(BenchOptions o) {
     if (!fs::exists(f)) fail("bench", "--samples " + f + ": no such file", kExitBadInput);
   check_out_dir_or_exit(o.out);
   if (!o.samples_out.empty()) check_out_dir_or_exit(o.samples_out);
+  const auto stop_if_interrupted = [] {
+    if (interrupted())
+      fail("bench", "interrupted by a signal; no report written", kExitInterrupted);
+  };
 
   // 1. Samples.
   std::vector<bench::Sample> samples;
@@ -159,6 +167,7 @@ void run_bench(BenchOptions o) {
   cs.dt = o.dt;
   cs.duration = o.duration;
   cs.max_samples = o.max_samples;
+  cs.stop = interrupted;
   std::vector<std::string> notes;
   {
     // Each system's simulation is independent: they run on `jobs` threads, and their samples are
@@ -167,9 +176,12 @@ void run_bench(BenchOptions o) {
     ProgressBar bar(static_cast<int64_t>(systems.size()), !o.quiet, "systems recorded");
     bench::parallel_for(
         static_cast<int>(systems.size()), o.jobs,
-        [&](int i, int) { recorded[i] = bench::collect_samples(systems[i], cs); },
+        [&](int i, int) {
+          if (!interrupted()) recorded[i] = bench::collect_samples(systems[i], cs);
+        },
         [&bar](int done, int) { bar.update(done, 0.0); });
     bar.finish();
+    stop_if_interrupted();
     for (size_t i = 0; i < systems.size(); ++i) {
       Result<std::vector<bench::Sample>>& r = *recorded[i];
       if (!r) {  // a system whose simulation fails is reported and skipped, not the end of the run
@@ -207,6 +219,7 @@ void run_bench(BenchOptions o) {
   rs.warm = !o.no_warm;
   rs.jobs = o.jobs;
   rs.traces = o.traces;
+  rs.stop = interrupted;
   if (!rs.cold && !rs.warm)
     fail("bench", "--no-cold and --no-warm leave nothing to run", kExitBadInput);
   std::vector<bench::RunResult> runs;
@@ -218,6 +231,7 @@ void run_bench(BenchOptions o) {
     ProgressBar bar(total, !o.quiet, "solves");
     runs = bench::run_solves(samples, rs, [&bar](int done, int) { bar.update(done, 0.0); });
   }
+  stop_if_interrupted();
 
   // 3. Report.
   double solve_s = 0.0;
@@ -266,7 +280,7 @@ void add_bench(CLI::App& app, int argc, char** argv) {
       "Systems default to the report's Table II suite: " +
       join(bench::suite_systems()) +
       ".\nExit status: 0 done (failing solves are rows, not errors); 1 a simulation failed; "
-      "2 bad input. See docs/benchmark.md.");
+      "2 bad input; 130 interrupted (SIGINT/SIGTERM: no report written). See docs/benchmark.md.");
   cmd->add_option("--out", o->out, "output directory (created)")->required();
   cmd->add_option("--systems", o->systems,
                   "comma-separated scenes (built-in names or files); 'none' for FCLib only");

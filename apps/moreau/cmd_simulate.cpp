@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -12,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/problem_io.hpp"
 #include "moreau/sim/simulator.hpp"
@@ -19,6 +19,7 @@
 #include "output.hpp"
 #include "progress.hpp"
 #include "scene_options.hpp"
+#include "state_hash.hpp"
 #include "trajectory.hpp"
 
 namespace moreau::cli {
@@ -35,7 +36,7 @@ struct SimulateOptions {
   int max_iter = 0, every = 1;
   std::string solver, integrator, out, dump_dir, view;
   int dump_every = 1, view_max_frames = 5000;
-  bool no_warm_start = false, json = false, quiet = false, contacts = false;
+  bool no_warm_start = false, json = false, quiet = false, contacts = false, fail_on_cap = false;
   // Which optional options were given.
   CLI::Option *steps_opt = nullptr, *duration_opt = nullptr, *dt_opt = nullptr, *tol_opt = nullptr,
               *max_iter_opt = nullptr, *solver_opt = nullptr, *integrator_opt = nullptr;
@@ -44,7 +45,7 @@ struct SimulateOptions {
 // What the run measured; becomes the summary.
 struct RunStats {
   int64_t steps_requested = 0, steps_done = 0, samples = 0;
-  bool completed = false, nan_detected = false;
+  bool completed = false, nan_detected = false, interrupted = false;
   std::string error;
   double wall_time_s = 0.0;
   double max_violation = 0.0, initial_energy = 0.0, final_energy = 0.0, max_energy_drift = 0.0;
@@ -56,6 +57,12 @@ struct RunStats {
   int64_t projection_iterations_sum = 0;
   int projection_iterations_max = 0;
   double projection_time_s = 0.0;
+  // The first step whose solve did not converge (iteration cap): 0 when none.
+  int64_t first_nonconverged_step = 0;
+  double first_nonconverged_t = 0.0, first_nonconverged_residual = 0.0;
+  // Every state of the rollout, the initial one included, folded into one hash (state_hash):
+  // equal hashes mean bit-identical rollouts (docs/reliability.md).
+  uint64_t rollout_hash = kStateHashSeed;
 };
 
 // Where and how often to write the step Problems (`--dump-problems DIR`).
@@ -64,25 +71,11 @@ struct DumpOptions {
   int every = 1;
 };
 
-// SIGINT / SIGTERM stop the run at the next step so that the temporary output is removed.
-volatile std::sig_atomic_t g_interrupted = 0;  // NOLINT: a signal handler can only set a flag
-extern "C" void on_signal(int) {
-  g_interrupted = 1;
+std::string hex(uint64_t h) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
 }
-
-class SignalGuard {
- public:
-  SignalGuard()
-      : old_int_(std::signal(SIGINT, on_signal)), old_term_(std::signal(SIGTERM, on_signal)) {}
-  ~SignalGuard() {
-    std::signal(SIGINT, old_int_);
-    std::signal(SIGTERM, old_term_);
-  }
-
- private:
-  void (*old_int_)(int);
-  void (*old_term_)(int);
-};
 
 std::string num(double x) {
   char buf[32];
@@ -178,17 +171,17 @@ bool non_finite_failure(const Simulator& sim, const State& s) {
 }
 
 RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every,
-             TrajectoryWriter* traj, viewer::Recording* view, bool quiet, const DumpOptions& dump) {
+             TrajectoryWriter* traj, viewer::Recording* view, bool quiet, const DumpOptions& dump,
+             bool fail_on_cap) {
   RunStats r;
   r.steps_requested = steps;
   const Model& m = scene.model;
   State s = scene.initial;
   Simulator sim(m, st);
   ProgressBar progress(steps, !quiet);
-  SignalGuard signals;
-  g_interrupted = 0;
   const auto t0 = std::chrono::steady_clock::now();
   r.initial_energy = total_energy(m, s);
+  r.rollout_hash = state_hash(s);
   const double violation0 = measure_state(m, s, r);
   if (traj) {
     traj->sample(0, s, violation0);
@@ -196,17 +189,34 @@ RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every
   }
   if (view) view->add_frame(s);
   for (int64_t i = 1; i <= steps; ++i) {
-    if (g_interrupted) {
-      r.error = "interrupted by a signal at t = " + num(s.t) + " s";
+    if (interrupted()) {
+      r.interrupted = true;
+      r.error = "interrupted by a signal at step " + std::to_string(i) + ", t = " + num(s.t) + " s";
       break;
     }
     if (!sim.step(s)) {
-      r.error = sim.error();
+      // Where and how the solver stopped (step, time, residual), before the simulator's reason.
+      r.error = "step " + std::to_string(i) + " of " + std::to_string(steps) + " (t = " + num(s.t) +
+                " s, solver residual " + num(sim.solution().residual) + "): " + sim.error();
       r.nan_detected = non_finite_failure(sim, s);
       break;
     }
     r.steps_done = i;
+    r.rollout_hash = state_hash(s, r.rollout_hash);
     measure_step(sim, r);
+    if (const Solution& x = sim.solution(); !x.converged()) {
+      if (r.first_nonconverged_step == 0) {
+        r.first_nonconverged_step = i;
+        r.first_nonconverged_t = s.t;
+        r.first_nonconverged_residual = x.residual;
+      }
+      if (fail_on_cap) {
+        r.error = "step " + std::to_string(i) + " (t = " + num(s.t) + " s): solver '" + st.solver +
+                  "' " + status_name(x.status) + " after " + std::to_string(x.iterations) +
+                  " iterations, residual " + num(x.residual) + " (--fail-on-cap)";
+        break;
+      }
+    }
     if (!dump.dir.empty() && i % dump.every == 0) {
       char name[32];
       std::snprintf(name, sizeof(name), "/step_%06lld", static_cast<long long>(i));
@@ -263,6 +273,12 @@ nlohmann::ordered_json summary_json(const Scene& scene, const SimSettings& st, c
   j["solver_iterations_max"] = r.iterations_max;
   j["solver_time_s"] = r.solver_time_s;
   j["nonconverged_steps"] = r.nonconverged;
+  if (r.first_nonconverged_step > 0)
+    j["first_nonconverged"] = {{"step", r.first_nonconverged_step},
+                               {"t", r.first_nonconverged_t},
+                               {"residual", r.first_nonconverged_residual}};
+  else
+    j["first_nonconverged"] = nullptr;
   j["projection_iterations_mean"] =
       r.steps_done ? static_cast<double>(r.projection_iterations_sum) / n : 0.0;
   j["projection_iterations_max"] = r.projection_iterations_max;
@@ -274,6 +290,7 @@ nlohmann::ordered_json summary_json(const Scene& scene, const SimSettings& st, c
   j["samples_written"] = out.empty() ? 0 : r.samples;
   j["problems_dumped"] = r.problems_dumped;
   j["view"] = view.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(view);
+  j["state_hash"] = hex(r.rollout_hash);
   return j;
 }
 
@@ -292,6 +309,10 @@ void print_human(const Scene& scene, const SimSettings& st, const RunStats& r,
       "  solver                iterations mean %.3g max %d, %d steps not converged, %.3g s in the "
       "solver\n",
       static_cast<double>(r.iterations_sum) / n, r.iterations_max, r.nonconverged, r.solver_time_s);
+  if (r.first_nonconverged_step > 0)
+    std::printf("                        first not converged: step %lld, t = %g s, residual %.3e\n",
+                static_cast<long long>(r.first_nonconverged_step), r.first_nonconverged_t,
+                r.first_nonconverged_residual);
   if (st.dynamics.position_projection)
     std::printf("  position projection   iterations mean %.3g max %d, %.3g s\n",
                 static_cast<double>(r.projection_iterations_sum) / n, r.projection_iterations_max,
@@ -302,6 +323,7 @@ void print_human(const Scene& scene, const SimSettings& st, const RunStats& r,
     std::printf("  trajectory            %lld samples -> %s\n", static_cast<long long>(r.samples),
                 out.c_str());
   if (!view.empty()) std::printf("  viewer                %s\n", view.c_str());
+  std::printf("  rollout state hash    %s\n", hex(r.rollout_hash).c_str());
   if (!r.completed) std::printf("  FAILED: %s\n", r.error.c_str());
 }
 
@@ -310,6 +332,8 @@ void run_simulate(const SimulateOptions& o) {
   const Scene scene = load_scene_or_exit(o.scene, params, kCmd);
   SimSettings st = scene.settings;
   const int64_t steps = configure(o, scene, st);
+  // From here on Ctrl-C stops the run at the next step; the temporary output is then removed.
+  InterruptGuard signals;
   // The output file is created (as a temporary) before the run: a bad path fails fast.
   AtomicFile file;
   std::unique_ptr<TrajectoryWriter> traj;
@@ -349,7 +373,7 @@ void run_simulate(const SimulateOptions& o) {
                (ec ? ": " + ec.message() : ""),
            kExitBadInput);
   }
-  RunStats r = run(scene, st, steps, o.every, traj.get(), view.get(), o.quiet, dump);
+  RunStats r = run(scene, st, steps, o.every, traj.get(), view.get(), o.quiet, dump, o.fail_on_cap);
   if (r.completed && traj) {
     traj->finish();
     if (std::string why = file.commit(); !why.empty()) {
@@ -376,7 +400,8 @@ void run_simulate(const SimulateOptions& o) {
     print_human(scene, st, r, written, viewed);
   if (!r.completed) {
     const bool say_nan = r.nan_detected && r.error.find("non-finite") == std::string::npos;
-    fail(kCmd, r.error + (say_nan ? " (non-finite numbers detected)" : ""), kExitFailure);
+    fail(kCmd, r.error + (say_nan ? " (non-finite numbers detected)" : ""),
+         r.interrupted ? kExitInterrupted : kExitFailure);
   }
 }
 
@@ -387,7 +412,8 @@ void add_simulate(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "simulate", "simulate a scene and write its trajectory and a summary of the run");
   cmd->footer(
-      "Exit status: 0 success; 1 the run failed (NaN/Inf, solver failure); 2 bad input.\n"
+      "Exit status: 0 success; 1 the run failed (NaN/Inf, solver failure); 2 bad input; 130 "
+      "interrupted (SIGINT/SIGTERM).\n"
       "The trajectory file appears only when the run succeeds. See docs/cli.md.");
   cmd->add_option("scene", o->scene,
                   "built-in scene name (e.g. pendulum, chain) or scene file (.json)")
@@ -412,6 +438,8 @@ void add_simulate(CLI::App& app) {
                   "solver parameter key=value (repeatable), overriding the scene's; keys: moreau "
                   "solvers NAME");
   cmd->add_flag("--no-warm-start", o->no_warm_start, "start every solve from zero impulses");
+  cmd->add_flag("--fail-on-cap", o->fail_on_cap,
+                "fail the run at the first step whose solver stops at its iteration cap");
   add_set_option(cmd, o->sets);
   cmd->add_option("--out,-o", o->out,
                   "trajectory file, .csv or .json (written only if the run succeeds)");

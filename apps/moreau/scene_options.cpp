@@ -41,7 +41,9 @@ SceneParams parse_scene_params(const std::vector<std::string>& sets, const char*
 Scene load_scene_or_exit(const std::string& name, const SceneParams& params, const char* command) {
   Result<Scene> scene = load_scene(name, params);
   if (!scene) fail(command, scene.error().message(), kExitBadInput);
-  for (const std::string& w : CollisionDetector(scene->model).warnings())
+  // A named detector: a range-for over a temporary's member would read it after its end.
+  const CollisionDetector detector(scene->model);
+  for (const std::string& w : detector.warnings())
     std::cerr << "moreau " << command << ": warning: " << w << '\n';
   return std::move(*scene);
 }

@@ -50,7 +50,8 @@ std::string temp_path(const std::string& name) {
 }
 
 bool same_bits(const double* a, const double* b, Eigen::Index n) {
-  return std::memcmp(a, b, static_cast<size_t>(n) * sizeof(double)) == 0;
+  // An empty vector's data() may be null, which memcmp must not see even for n = 0 (UBSan).
+  return n == 0 || std::memcmp(a, b, static_cast<size_t>(n) * sizeof(double)) == 0;
 }
 template <class V>
 bool same(const V& a, const V& b) {

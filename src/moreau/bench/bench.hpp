@@ -99,6 +99,9 @@ struct CollectSettings {
   int every = 0;           // periodic sample every N steps; 0 chooses duration/dt/max_samples
   std::string sim_solver;  // solver that drives the simulation; empty keeps the scene's
   bool impacts = true;     // also record steps where the contact count grows
+  // Polled before each step: once it returns true the recording ends early with an Error
+  // ("stopped"), so that an interrupted `moreau bench` stops promptly (docs/cli.md).
+  std::function<bool()> stop;
 };
 
 // Runs a scene (built-in name or file) and records its Problems: the first constrained step,
@@ -136,6 +139,9 @@ struct RunSettings {
   bool cold = true, warm = true;     // which starts to run (warm only where warm_lambda exists)
   int jobs = 1;                      // worker threads; each solve is timed on its own thread
   bool traces = false;               // keep residual traces
+  // Polled before each solve: once it returns true the remaining solves are skipped (their rows
+  // stay empty), so that an interrupted `moreau bench` stops promptly (docs/cli.md).
+  std::function<bool()> stop;
 };
 
 // Solves every (sample, solver, start). Results come back in a deterministic order (sample,

@@ -87,6 +87,7 @@ std::vector<RunResult> run_solves(const std::vector<Sample>& samples, const RunS
   parallel_for(
       total, rs.jobs,
       [&](int i, int w) {
+        if (rs.stop && rs.stop()) return;
         const Task& t = tasks[i];
         run_task(samples[t.sample], t, rs, ws[w], sol[w], rows[i]);
       },

@@ -66,6 +66,9 @@ Result<std::vector<Sample>> collect_samples(const std::string& scene, const Coll
   int prev_contacts = 0, periodic_hits = 0, stride = 1;
   for (int k = 0; k < steps; ++k) {
     const double t = s.t;
+    if (cs.stop && cs.stop())
+      return Error{"", 0, "scene '" + system + "' step " + std::to_string(k),
+                   "an uninterrupted recording", "stopped"};
     if (!sim.step(s))
       return Error{"", 0, "scene '" + system + "' step " + std::to_string(k),
                    "a successful simulation step", sim.error()};

@@ -53,7 +53,7 @@ PositionProjector::PositionProjector(const Model& model) : model_(&model) {
     isl.rhs.resize(isl.capacity);
     isl.x.resize(isl.capacity);
     isl.res.resize(isl.capacity);
-    isl.llt = Eigen::LLT<MatX>(isl.capacity);
+    isl.llt.compute(MatX::Identity(isl.capacity, isl.capacity));  // sizes the factor's storage
   }
 }
 

@@ -48,7 +48,9 @@ class PositionProjector {
     int capacity = 0;
     MatX A;
     VecX rhs, x, res;  // phi, then the multipliers; refinement scratch
-    Eigen::LLT<MatX> llt;
+    // Built from an (empty) matrix: Eigen's default and sized LLT constructors leave its info
+    // flag unset, and moving such an LLT (vector growth) reads it (UBSan: invalid enum load).
+    Eigen::LLT<MatX> llt{MatX()};
   };
   double evaluate(const State& s, bool choose_limits);
   void correct(State& s);

@@ -3,9 +3,11 @@
 #include <bit>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 namespace moreau {
 
@@ -75,6 +77,26 @@ uint64_t to_little(uint64_t x) {
   return x;
 }
 
+// A header value that is not what the layout says (found by fuzzing: a float where an integer
+// belongs made the conversion undefined behaviour); load_problem reports it as a bad header.
+struct HeaderError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The header integer j, which must lie in [lo, hi]: floats, strings and out-of-range values throw.
+long long integer(const nlohmann::json& j, long long lo, long long hi, const char* what) {
+  if (j.is_number_unsigned() && j.get<uint64_t>() <= static_cast<uint64_t>(hi))
+    if (const auto x = static_cast<long long>(j.get<uint64_t>()); x >= lo) return x;
+  if (j.is_number_integer() && !j.is_number_unsigned())
+    if (const long long x = j.get<long long>(); x >= lo && x <= hi) return x;
+  throw HeaderError(std::string(what) + ": expected an integer in [" + std::to_string(lo) + ", " +
+                    std::to_string(hi) + "], got " + j.dump());
+}
+int int_field(const nlohmann::json& j, const char* what) {
+  return static_cast<int>(
+      integer(j, std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), what));
+}
+
 Error bad(const std::string& path, const std::string& what, const std::string& got = {}) {
   return Error{path, 0, "problem dump", what, got};
 }
@@ -94,16 +116,17 @@ std::optional<Error> read_blocks(const nlohmann::json& blocks,
   for (size_t i = 0; i < nbk; ++i) {
     const auto& b = blocks[i];
     ConstraintBlock c;
-    c.kind = static_cast<RowKind>(b.at(0).get<int>());
-    c.cone = static_cast<ConeKind>(b.at(1).get<int>());
-    c.offset = b.at(2).get<int>();
-    c.size = b.at(3).get<int>();
-    c.body[0] = b.at(4).get<int>();
-    c.body[1] = b.at(5).get<int>();
-    c.source = b.at(6).get<int>();
-    c.dof = b.at(7).get<int>();
-    c.id = b.at(8).get<uint64_t>();
-    if (c.size < 1 || c.size > 6 || b.at(0).get<int>() > 2 || b.at(1).get<int>() > 2)
+    c.kind = static_cast<RowKind>(integer(b.at(0), 0, 2, "block kind"));
+    c.cone = static_cast<ConeKind>(integer(b.at(1), 0, 2, "block cone"));
+    c.offset = int_field(b.at(2), "block offset");
+    c.size = static_cast<int>(integer(b.at(3), 1, 6, "block size"));
+    c.body[0] = int_field(b.at(4), "block body0");
+    c.body[1] = int_field(b.at(5), "block body1");
+    c.source = int_field(b.at(6), "block source");
+    c.dof = int_field(b.at(7), "block dof");
+    if (!b.at(8).is_number_unsigned()) throw HeaderError("block id: expected an unsigned integer");
+    c.id = b.at(8).get<uint64_t>();  // a hash: the whole 64-bit range
+    if (c.size < 1 || c.size > 6)
       return bad(path, "block " + std::to_string(i) + " with 1..6 rows and known kinds");
     c.mu = a["block_mu"][i];
     c.restitution = a["block_restitution"][i];
@@ -122,8 +145,9 @@ std::optional<Error> read_blocks(const nlohmann::json& blocks,
 Result<Problem> build(const nlohmann::json& h, std::map<std::string, std::vector<double>>& a,
                       const std::string& path) {
   Problem p;
-  p.nl = h.at("nl").get<int>();
-  p.num_bodies = h.at("num_bodies").get<int>();
+  p.nl = static_cast<int>(integer(h.at("nl"), 0, std::numeric_limits<int>::max(), "nl"));
+  p.num_bodies = static_cast<int>(
+      integer(h.at("num_bodies"), 0, std::numeric_limits<int>::max(), "num_bodies"));
   p.dt = a["dt"].at(0);
   std::vector<int> sizes;
   if (auto e = read_blocks(h.at("blocks"), a, path, p, sizes)) return *e;
@@ -134,7 +158,7 @@ Result<Problem> build(const nlohmann::json& h, std::map<std::string, std::vector
   size_t nval = 0;
   for (size_t i = 0; i < nbk; ++i)
     for (const auto& j : rows[i]) {
-      const int jj = j.get<int>();
+      const int jj = int_field(j, "D_rows column");
       if (jj < 0 || jj >= static_cast<int>(nbk))
         return bad(path, "D_rows columns inside the blocks");
       p.D.push_entry(static_cast<int>(i), jj);
@@ -211,14 +235,26 @@ Result<Problem> read_problem(std::istream& in, const std::string& path) {
   if (magic != kMagic)
     return bad(path, std::string("first line '") + kMagic + "'", "'" + magic.substr(0, 40) + "'");
   std::getline(in, header);
+  // The arrays' sizes are checked against the bytes left in the file before any allocation: a
+  // corrupt header must not ask for gigabytes.
+  const std::streamoff data_begin = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::streamoff data_end = in.tellg();
+  in.seekg(data_begin);
+  size_t doubles_left = data_begin < 0 || data_end < data_begin
+                            ? 0
+                            : static_cast<size_t>(data_end - data_begin) / sizeof(double);
   nlohmann::json h;
   try {
     h = nlohmann::json::parse(header);
     std::map<std::string, std::vector<double>> arrays;
     for (const auto& entry : h.at("arrays")) {
       const std::string name = entry.at(0).get<std::string>();
-      const size_t n = entry.at(1).get<size_t>();
-      if (n > (size_t(1) << 32)) return bad(path, "array '" + name + "' of sane size");
+      const auto n = static_cast<size_t>(
+          integer(entry.at(1), 0, std::numeric_limits<long long>::max(), "array length"));
+      if (n > doubles_left)
+        return bad(path, "array '" + name + "' of " + std::to_string(n) + " doubles", "truncated");
+      doubles_left -= n;
       std::vector<double>& v = arrays[name];
       v.resize(n);
       for (size_t k = 0; k < n; ++k) {
@@ -236,6 +272,8 @@ Result<Problem> read_problem(std::istream& in, const std::string& path) {
     if (arrays["dt"].size() != 1) return bad(path, "one dt");
     return build(h, arrays, path);
   } catch (const nlohmann::json::exception& e) {
+    return bad(path, "a valid JSON header", e.what());
+  } catch (const HeaderError& e) {
     return bad(path, "a valid JSON header", e.what());
   }
 }

@@ -1,0 +1,8 @@
+// libFuzzer target: arbitrary bytes as an FCLib HDF5 file, read through the file API (local and
+// global problems). The entry point is shared with the corpus replay test (fuzz/targets.hpp).
+#include "targets.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  moreau::fuzz::fclib(data, size);
+  return 0;
+}

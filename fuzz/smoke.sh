@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The slow tier's fuzz run (ctest `fuzz_smoke`, label slow): builds the targets against the
+# Release build BUILD_DIR (argument 1, default build) and runs each for SECONDS (argument 2,
+# default 30) from its seed corpus. Fails on any crash, sanitizer report, leak or timeout; the
+# input lands in fuzz/findings/<target>-crash-*: fix the loader, then keep the input as
+# fuzz/corpus/<target>/regressions/<what-it-found> so that the fast tier replays it
+# (tests/fuzz/test_corpus_replay.cpp). Run from the repository root.
+set -euo pipefail
+BUILD_DIR=${1:-build} fuzz/build.sh > /dev/null
+secs=${2:-30}
+mkdir -p fuzz/findings
+export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+status=0
+for t in urdf mjcf scene fclib problem; do
+  work=$(mktemp -d)
+  cp "fuzz/corpus/$t"/* "$work/" 2>/dev/null || true
+  if ! "fuzz/bin/fuzz_$t" -max_total_time="$secs" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix="fuzz/findings/$t-" -close_fd_mask=3 "$work" \
+      > "fuzz/findings/$t-smoke.log" 2>&1; then
+    echo "fuzz_$t: FAILED (fuzz/findings/$t-smoke.log)"
+    grep -E 'ERROR|SUMMARY|Test unit written' "fuzz/findings/$t-smoke.log" | head -5
+    status=1
+  else
+    echo "fuzz_$t: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "fuzz/findings/$t-smoke.log")"
+  fi
+  rm -rf "$work"
+done
+exit $status
