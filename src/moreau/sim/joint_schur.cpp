@@ -8,6 +8,9 @@ bool JointSchur::reduce(const Problem& p) {
   while (kj_ < p.num_blocks() && p.blocks[kj_].kind == RowKind::Joint) nj_ += p.blocks[kj_++].size;
   nc_ = p.nl - nj_;
   if (nj_ == 0 || nc_ == 0 || p.R.size() != 0) return false;
+  // D_S is dense: past ADMM's dense size (dense_max) the full problem's sparsity is worth more
+  // (humanoid100: 3.4x slower with ~220 dense reduced rows than on the full sparse problem).
+  if (nc_ > kMaxReducedRows) return false;
   for (int k = kj_; k < p.num_blocks(); ++k)
     if (p.blocks[k].kind == RowKind::Joint) return false;  // joints must come first (eq. 67)
   if (!p.has_dense) p.D.to_dense(dense_);

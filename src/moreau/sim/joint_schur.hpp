@@ -19,8 +19,11 @@ namespace moreau {
 
 class JointSchur {
  public:
-  // Builds reduced() from p. False when it does not apply: no joint rows, no other rows,
-  // softening (R set), or D_jj not positive semidefinite to working precision.
+  // The largest reduced problem built: D_S is dense (docs/performance.md, "The fast path").
+  static constexpr int kMaxReducedRows = 128;
+  // Builds reduced() from p. False when it does not apply: no joint rows, no other rows, more
+  // than kMaxReducedRows other rows, softening (R set), or D_jj not positive definite to working
+  // precision.
   bool reduce(const Problem& p);
   // The limit and contact rows of p with D_S and v_S (dual view only: no M, J, u).
   const Problem& reduced() const { return red_; }
