@@ -27,14 +27,16 @@ namespace {
 
 const std::string kModels = "/usr/share/mujoco/model/";
 
-// Steps `model` in moreau with the imported scene's solver (the default), after 10 steps.
-void BM_StepMoreau(benchmark::State& bs, const char* model) {
+// Steps `model` in moreau with the imported scene's solver (the default), after 10 steps; with
+// `fast`, the fast path (SimSettings::fast_path, docs/performance.md), as `moreau compare` does.
+void BM_StepMoreau(benchmark::State& bs, const char* model, bool fast) {
   const std::string path = kModels + model;
   if (!std::filesystem::exists(path)) return bs.SkipWithError("model not installed");
   Result<ImportedModel> im = import_mjcf_file(path);
   if (!im) return bs.SkipWithError(im.error().message().c_str());
   Scene& sc = im->scene;
   sc.settings.dt = 0.005;
+  sc.settings.fast_path = fast;
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   for (int k = 0; k < 10; ++k) sim.step(s);
@@ -44,8 +46,11 @@ void BM_StepMoreau(benchmark::State& bs, const char* model) {
   bs.counters["rows"] = sim.problem().nl;
   bs.counters["iterations"] = sim.solution().iterations;
 }
-BENCHMARK_CAPTURE(BM_StepMoreau, humanoid, "humanoid/humanoid.xml")->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_StepMoreau, humanoid100, "humanoid100/humanoid100.xml")
+BENCHMARK_CAPTURE(BM_StepMoreau, humanoid, "humanoid/humanoid.xml", false)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_StepMoreau, humanoid_fast, "humanoid/humanoid.xml", true)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_StepMoreau, humanoid100, "humanoid100/humanoid100.xml", false)
     ->Unit(benchmark::kMicrosecond);
 
 #ifdef MOREAU_HAVE_MUJOCO

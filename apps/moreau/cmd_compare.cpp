@@ -52,6 +52,8 @@ void add_compare(CLI::App& app) {
   cmd->add_option("--solver", o->run.solver, "moreau's solver (default: the scene's)");
   cmd->add_option("--out", o->out, "directory for compare.csv, compare.md, compare.svg");
   cmd->add_flag("--json", o->json, "print the summary as JSON instead of the table");
+  cmd->add_flag("!--no-fast-path", o->run.fast_path,
+                "moreau solves the full problem (joint rows not eliminated; docs/performance.md)");
   cmd->callback([o] { run_compare_cmd(*o); });
 }
 

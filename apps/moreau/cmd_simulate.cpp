@@ -36,7 +36,8 @@ struct SimulateOptions {
   int max_iter = 0, every = 1;
   std::string solver, integrator, out, dump_dir, view;
   int dump_every = 1, view_max_frames = 5000;
-  bool no_warm_start = false, json = false, quiet = false, contacts = false, fail_on_cap = false;
+  bool no_warm_start = false, json = false, quiet = false, contacts = false, fail_on_cap = false,
+       fast_path = false;
   // Which optional options were given.
   CLI::Option *steps_opt = nullptr, *duration_opt = nullptr, *dt_opt = nullptr, *tol_opt = nullptr,
               *max_iter_opt = nullptr, *solver_opt = nullptr, *integrator_opt = nullptr;
@@ -120,6 +121,7 @@ int64_t configure(const SimulateOptions& o, const Scene& scene, SimSettings& st)
   }
   apply_solver_params_or_exit(st.solver_settings, o.params, {st.solver}, kCmd);
   if (o.no_warm_start) st.warm_start = false;
+  if (o.fast_path) st.fast_path = true;
   if (o.every < 1)
     fail(kCmd, "--every: expected an integer >= 1, got " + std::to_string(o.every), kExitBadInput);
   if (o.steps_opt->count()) {
@@ -440,6 +442,8 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--no-warm-start", o->no_warm_start, "start every solve from zero impulses");
   cmd->add_flag("--fail-on-cap", o->fail_on_cap,
                 "fail the run at the first step whose solver stops at its iteration cap");
+  cmd->add_flag("--fast-path", o->fast_path,
+                "eliminate the joint rows before the solve (docs/performance.md, the fast path)");
   add_set_option(cmd, o->sets);
   cmd->add_option("--out,-o", o->out,
                   "trajectory file, .csv or .json (written only if the run succeeds)");

@@ -95,7 +95,8 @@ struct StepCount {
 // sap_linear: SAP's Newton system (SapSettings::linear_solver); the default checks the dense
 // LLT, since CHOLMOD's factorization allocates (see SparseSapAllocatesOnlyInsideCholmod).
 StepCount allocations_in_steps(const std::string& scene, const std::string& solver,
-                               Integrator integ, int steps, int sap_linear = 0) {
+                               Integrator integ, int steps, int sap_linear = 0,
+                               bool fast_path = false) {
   StepCount c;
   Result<Scene> sc = make_builtin_scene(scene);
   EXPECT_TRUE(sc) << sc.error().message();
@@ -104,6 +105,7 @@ StepCount allocations_in_steps(const std::string& scene, const std::string& solv
   st.solver = solver;
   st.integrator = integ;
   st.solver_settings.sap.linear_solver = sap_linear;
+  st.fast_path = fast_path;
   Simulator sim(sc->model, st);
   State s = sc->initial;
   for (int k = 0; k < steps; ++k) {
@@ -177,6 +179,18 @@ TEST(Allocation, JointScenesAllocateNothing) {
         EXPECT_EQ(c.in_same_size, 0) << scene << " " << solver;
       }
     }
+}
+
+TEST(Allocation, FastPathAllocatesNothing) {
+  // The fast path (SimSettings::fast_path): the elimination of the joint rows, the reduced solve
+  // and the expansion reuse their storage too. quadruped: a floating base whose feet touch down
+  // and lift off, so the reduced problem resizes while the joint block keeps its size.
+  for (const char* solver : {"admm-ncp-sa", "pgs-ncp", "apgd"}) {
+    const StepCount c =
+        allocations_in_steps("quadruped", solver, Integrator::SemiImplicitEuler, 100, 0, true);
+    EXPECT_EQ(c.in_same_size, 0) << solver;
+    EXPECT_EQ(c.in_resize, 0) << solver;
+  }
 }
 
 TEST(Allocation, ContactScenesAllocateNothingWhenTheProblemResizes) {

@@ -34,7 +34,9 @@ EngineRun run_moreau(const CompareOptions& o, ImportedModel im) {
   Scene& sc = im.scene;
   sc.settings.dt = o.dt;
   if (!o.solver.empty()) sc.settings.solver = o.solver;
-  r.detail = "solver " + sc.settings.solver + ", " + integrator_name(sc.settings.integrator);
+  sc.settings.fast_path = o.fast_path;
+  r.detail = "solver " + sc.settings.solver + ", " + integrator_name(sc.settings.integrator) +
+             (o.fast_path ? ", fast path" : "");
   r.bodies = sc.model.num_bodies();
   r.dofs = 6 * r.bodies;
   r.steps_requested = step_count(o);

@@ -18,6 +18,7 @@ struct CompareOptions {
   double dt = 0.005;      // [s], both engines
   double duration = 5.0;  // [s]
   std::string solver;     // moreau's solver; empty: the imported scene's (the default)
+  bool fast_path = true;  // moreau: SimSettings::fast_path (joint rows eliminated)
 };
 
 // One engine's run, one entry per step in the per-step series.

@@ -51,6 +51,12 @@ struct SimSettings {
   CollisionSettings collision;
   nmdp::NmdpSettings nmdp;  // contact model and PGM settings of mdp, nmdp, nmdp-zo
   bool warm_start = true;   // reuse the previous step's impulses by persistent constraint id
+  // Fast path (docs/performance.md, "The fast path"): solve the limit and contact rows on the
+  // Schur complement of the joint rows (sim/joint_schur.hpp) and expand the answer to the full
+  // impulse, judged by the full problem's natural map. NCP and CCP solvers other than sap; a
+  // Problem with softening or redundant joint rows goes full. Off by default (the benchmark and
+  // the experiments solve the full problem); `moreau simulate --fast-path`, `moreau compare`.
+  bool fast_path = false;
 };
 
 }  // namespace moreau

@@ -1,9 +1,11 @@
 #include "moreau/sim/simulator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "moreau/math/so3.hpp"
+#include "moreau/ncp/residuals.hpp"
 
 namespace moreau {
 
@@ -57,6 +59,64 @@ void Simulator::remember_solution(const Problem& p) {
   prev_lambda_ = solution_.lambda;
 }
 
+bool Simulator::solve_step(const Problem& p) {
+  fast_path_used_ = false;
+  if (settings_.fast_path && solve_fast(p)) return true;
+  return solve(settings_.solver, p, settings_.solver_settings, warm_, solver_ws_, solution_);
+}
+
+// The fast path: the NCP of the limit and contact rows on the Schur complement of the joint rows
+// (sim/joint_schur.hpp), solved by the step's solver and expanded to the full impulse. The two
+// problems are equivalent: the full natural map (eq. 163) of the expanded impulse is the reduced
+// one's on the limit and contact rows, and the joint rows' equation residual after one refinement
+// step. The answer is kept unless the reduced solve converged while the full natural map misses
+// tol (a joint block too ill-conditioned for the elimination): then warm_ becomes the expanded
+// impulse, from which the full solve starts. A reduced solve stopped at its iteration cap is kept
+// with that status, as the full solve's would be.
+bool Simulator::solve_fast(const Problem& p) {
+  const SolverInfo* info = find_solver(settings_.solver);
+  if (info == nullptr || !info->handles_contacts || info->peer || info->name == "sap" ||
+      (info->problem != "NCP" && info->problem != "CCP"))
+    return false;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!schur_.reduce(p)) return false;
+  const Problem& r = schur_.reduced();
+  if (warm_.empty())
+    schur_warm_.lambda.resize(0);
+  else
+    schur_warm_.lambda = warm_.lambda.tail(r.nl);
+  const SolverSettings& st = settings_.solver_settings;
+  if (!solve(settings_.solver, r, st, schur_warm_, solver_ws_, schur_sol_)) return false;
+  if (schur_sol_.status == SolveStatus::Diverged || schur_sol_.status == SolveStatus::Failed)
+    return false;
+  schur_.expand(p, schur_sol_.lambda, full_lambda_);
+  full_v_.resize(p.nl);
+  p.D.multiply(full_lambda_.data(), full_v_.data());
+  full_v_ += p.v_f;
+  const double natmap =
+      ncp_residuals(p, full_lambda_, full_v_, info->problem == "NCP", scratch_).natmap;
+  const bool converged = natmap <= st.tol;
+  // The elimination and the expansion count as set-up: all but the reduced solve's iterations.
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (schur_sol_.status == SolveStatus::Converged && !converged) {
+    warm_.lambda = full_lambda_;
+    return false;
+  }
+  solution_.lambda = full_lambda_;
+  solution_.v_plus = full_v_;
+  solution_.status = converged ? SolveStatus::Converged : schur_sol_.status;
+  solution_.iterations = schur_sol_.iterations;
+  solution_.residual = natmap;
+  solution_.solve_time_s = total;
+  solution_.setup_time_s = std::max(0.0, total - schur_sol_.iteration_time_s);
+  solution_.iteration_time_s = schur_sol_.iteration_time_s;
+  solution_.fallbacks = schur_sol_.fallbacks;
+  solution_.message.clear();
+  solution_.trace.clear();
+  fast_path_used_ = true;
+  return true;
+}
+
 bool Simulator::step(State& s) {
   const double dt = settings_.dt;
   if (s.num_bodies() != model_->num_bodies() || static_cast<int>(s.q.size()) != s.num_bodies() ||
@@ -96,7 +156,7 @@ bool Simulator::step(State& s) {
     return false;
   }
   make_warm_start(p);
-  if (!solve(settings_.solver, p, settings_.solver_settings, warm_, solver_ws_, solution_)) {
+  if (!solve_step(p)) {
     error_ = solution_.message;
     return false;
   }

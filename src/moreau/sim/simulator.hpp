@@ -9,6 +9,7 @@
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/dynamics/projection.hpp"
 #include "moreau/nmdp/stepper.hpp"
+#include "moreau/sim/joint_schur.hpp"
 #include "moreau/sim/settings.hpp"
 #include "moreau/solvers/solver.hpp"
 
@@ -35,11 +36,18 @@ class Simulator {
   const ProjectionStats& projection_stats() const { return projector_.stats(); }
   // The last step's PGM statistics (mdp, nmdp, nmdp-zo; nullptr for the NCP integrators).
   const nmdp::StepStats* nmdp_stats() const { return nmdp_ ? &nmdp_->stats() : nullptr; }
+  // Whether the last step's answer came from the fast path (SimSettings::fast_path): the joint
+  // rows eliminated, the answer checked on the full problem.
+  bool fast_path_used() const { return fast_path_used_; }
 
  private:
   bool step_nmdp(State& s);
   void make_warm_start(const Problem& p);
   void remember_solution(const Problem& p);
+  // Solves the step's Problem into solution_, by the fast path when it applies and its answer
+  // passes the full problem's natural map; false on an unknown solver.
+  bool solve_step(const Problem& p);
+  bool solve_fast(const Problem& p);
 
   const Model* model_;
   SimSettings settings_;
@@ -60,6 +68,11 @@ class Simulator {
   State mid_;
   std::unique_ptr<nmdp::Stepper> nmdp_;  // made on the first step of mdp, nmdp, nmdp-zo
   std::string error_;
+  JointSchur schur_;      // the fast path's elimination of the joint rows
+  WarmStart schur_warm_;  // its warm start (the limit and contact rows of warm_)
+  Solution schur_sol_;    // its solution
+  GrowVec full_lambda_, full_v_, scratch_;
+  bool fast_path_used_ = false;
 };
 
 }  // namespace moreau

@@ -1,0 +1,47 @@
+#pragma once
+// The fast simulation path (docs/performance.md, "The fast path"): the joint rows of the step's
+// Problem eliminated exactly by a Schur complement of the Delassus matrix, leaving an NCP in the
+// limit and contact rows only. With the rows ordered joints first (eq. 67),
+//   D = [D_jj D_jc; D_cj D_cc],  v_f = [v_j; v_c],
+// the joint rows' cone is R^m, so their complementarity is the equation D_jj lambda_j + D_jc
+// lambda_c + v_j = 0, and the rest is the NCP of
+//   D_S = D_cc - D_cj D_jj^-1 D_jc,  v_S = v_c - D_cj D_jj^-1 v_j
+// in lambda_c (Schur complement; Baraff 1996 eliminates the same rows along the tree). Its velocity
+// D_S lambda_c + v_S equals the full problem's on those rows, so its natural map is the full one's
+// there; the joint rows' natural map is the residual of the equation, checked by the caller.
+#include <vector>
+
+#include <Eigen/Cholesky>
+
+#include "moreau/dynamics/problem.hpp"
+
+namespace moreau {
+
+class JointSchur {
+ public:
+  // The largest reduced problem built: D_S is dense (docs/performance.md, "The fast path").
+  static constexpr int kMaxReducedRows = 128;
+  // Builds reduced() from p. False when it does not apply: no joint rows, no other rows, more
+  // than kMaxReducedRows other rows, softening (R set), or D_jj not positive definite to working
+  // precision.
+  bool reduce(const Problem& p);
+  // The limit and contact rows of p with D_S and v_S (dual view only: no M, J, u).
+  const Problem& reduced() const { return red_; }
+  int joint_rows() const { return nj_; }
+  // The full impulse [lambda_j; lambda_c] with lambda_j = -D_jj^-1 (v_j + D_jc lambda_c), refined
+  // once against the full D (iterative refinement: the joint rows' residual then sits at round-off
+  // of the refined solve). lambda gets p.nl entries.
+  void expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lambda);
+
+ private:
+  int nj_ = 0, nc_ = 0, kj_ = 0;  // joint rows, other rows, joint blocks
+  GrowMat dense_;                 // D of the full problem when p has no dense copy
+  GrowMat X_;                     // D_jj^-1 D_jc, nj x nc
+  GrowMat S_;                     // D_S before symmetrization
+  Eigen::LDLT<MatX> ldlt_;        // D_jj = P^T L D L^T P (pivoted: D_jj may be singular)
+  GrowVec xj_, rj_;
+  std::vector<int> sizes_;
+  Problem red_;
+};
+
+}  // namespace moreau

@@ -1,0 +1,125 @@
+// The fast path (docs/performance.md): the joint rows eliminated by the Schur complement of the
+// Delassus matrix (sim/joint_schur.hpp). The reduced NCP is equivalent to the full one: its
+// expanded answer solves the joint rows' equation to round-off, the full problem's natural map
+// (eq. 163) of the expanded answer meets the tolerance, and a trajectory with the fast path stays
+// near the trajectory of the full solve, its joints held as well.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "moreau/dynamics/builder.hpp"
+#include "moreau/ncp/residuals.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/joint_schur.hpp"
+#include "moreau/sim/simulator.hpp"
+#include "moreau/solvers/solver.hpp"
+
+using namespace moreau;
+
+namespace {
+
+Scene scene_or_die(const std::string& name) {
+  Result<Scene> sc = make_builtin_scene(name);
+  EXPECT_TRUE(sc) << sc.error().message();
+  return std::move(*sc);
+}
+
+// Steps the scene until its Problem has joint and contact rows; returns that Problem.
+Problem problem_with_contacts(const std::string& name, int max_steps) {
+  Scene sc = scene_or_die(name);
+  Simulator sim(sc.model, sc.settings);
+  State s = sc.initial;
+  for (int k = 0; k < max_steps; ++k) {
+    EXPECT_TRUE(sim.step(s)) << sim.error();
+    const Problem& p = sim.problem();
+    if (p.rows_of(RowKind::Contact) > 0 && p.rows_of(RowKind::Joint) > 0) return p;
+  }
+  ADD_FAILURE() << name << ": no step with both joint and contact rows";
+  return {};
+}
+
+}  // namespace
+
+TEST(JointSchur, ReducedProblemIsTheSchurComplement) {
+  const Problem p = problem_with_contacts("quadruped", 400);
+  ASSERT_GT(p.nl, 0);
+  JointSchur js;
+  ASSERT_TRUE(js.reduce(p));
+  const int nj = p.rows_of(RowKind::Joint), nc = p.nl - nj;
+  EXPECT_EQ(js.joint_rows(), nj);
+  const Problem& r = js.reduced();
+  ASSERT_EQ(r.nl, nc);
+  MatX D;
+  p.D.to_dense(D);
+  // D_S = D_cc - D_cj D_jj^-1 D_jc, checked as D_S x = D_cc x - D_cj y with D_jj y = D_jc x.
+  const VecX x = VecX::LinSpaced(nc, -1.0, 2.0);
+  const VecX y = D.topLeftCorner(nj, nj).ldlt().solve(D.topRightCorner(nj, nc) * x);
+  const VecX want = D.bottomRightCorner(nc, nc) * x - D.bottomLeftCorner(nc, nj) * y;
+  VecX got(nc);
+  r.D.multiply(x.data(), got.data());
+  EXPECT_LE((got - want).cwiseAbs().maxCoeff(), 1e-9 * (1.0 + want.cwiseAbs().maxCoeff()));
+  EXPECT_LE((r.D_dense - r.D_dense.transpose()).cwiseAbs().maxCoeff(), 0.0);  // symmetric
+  // Any lambda_c expands to a lambda whose joint rows see zero velocity: D_j lambda + v_j = 0.
+  GrowVec full;
+  js.expand(p, x, full);
+  ASSERT_EQ(full.size(), p.nl);
+  const VecX vj = D.topRows(nj) * VecX(full) + p.v_f.head(nj);
+  EXPECT_LE(vj.cwiseAbs().maxCoeff(), 1e-10 * (1.0 + p.v_f.head(nj).cwiseAbs().maxCoeff()));
+  EXPECT_EQ(VecX(full.tail(nc)), x);
+}
+
+TEST(JointSchur, DeclinesWithoutJointRowsOrWithLoops) {
+  JointSchur js;
+  // box-stack: contact rows only; fourbar-fixed: a kinematic loop, D_jj singular.
+  for (const char* name : {"box-stack", "fourbar-fixed"}) {
+    Scene sc = scene_or_die(name);
+    Simulator sim(sc.model, sc.settings);
+    State s = sc.initial;
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    EXPECT_FALSE(js.reduce(sim.problem())) << name;
+  }
+}
+
+TEST(FastPath, StepsMeetTheFullNaturalMapAndFollowTheFullTrajectory) {
+  // quadruped: a floating base with legs on the ground. Each fast step's answer is judged on the
+  // full problem; converged steps meet tol there, and the trajectory stays close to the one of
+  // the full solve (both solve the same NCP to tol).
+  Scene sc = scene_or_die("quadruped");
+  SimSettings fast = sc.settings;
+  fast.fast_path = true;
+  SimSettings full = sc.settings;
+  full.fast_path = false;
+  Simulator a(sc.model, fast), b(sc.model, full);
+  State sa = sc.initial, sb = sc.initial;
+  int used = 0, converged = 0;
+  double viol_a = 0.0, viol_b = 0.0;
+  const int steps = 200;
+  for (int k = 0; k < steps; ++k) {
+    ASSERT_TRUE(a.step(sa)) << a.error();
+    ASSERT_TRUE(b.step(sb)) << b.error();
+    const Problem& p = a.problem();
+    const Solution& x = a.solution();
+    used += a.fast_path_used();
+    viol_a = std::max(viol_a, constraint_violation(sc.model, sa));
+    viol_b = std::max(viol_b, constraint_violation(sc.model, sb));
+    // The reported residual is the full problem's natural map of the full impulse.
+    GrowVec v(p.nl), scratch;
+    p.D.multiply(x.lambda.data(), v.data());
+    v += p.v_f;
+    const double natmap = ncp_residuals(p, x.lambda, v, true, scratch).natmap;
+    EXPECT_NEAR(natmap, x.residual, 1e-12 * (1.0 + natmap)) << "step " << k;
+    if (x.converged()) {
+      ++converged;
+      EXPECT_LE(natmap, fast.solver_settings.tol) << "step " << k;
+    }
+  }
+  EXPECT_GT(used, steps / 2);
+  EXPECT_GT(converged, steps / 2);
+  double dq = 0.0;
+  for (int i = 0; i < sc.model.num_bodies(); ++i) dq = std::max(dq, (sa.r[i] - sb.r[i]).norm());
+  // Contact impulses are not unique (four feet, redundant normals), so the two runs part by
+  // round-off-sized choices: a centimetre after one second, with joints held as well.
+  EXPECT_LE(dq, 1e-2);
+  EXPECT_LE(viol_a, 1.5 * viol_b + 1e-6);
+}
