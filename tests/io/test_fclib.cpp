@@ -231,6 +231,29 @@ TEST(Fclib, MissingDatasetIsNamed) {
       << r.error().message();
   EXPECT_NE(r.error().message().find(path), std::string::npos);
 }
+
+// A dataset may declare far more values than the file stores (chunked, never written: libhdf5
+// returns its fill value). The declared extent is refused before anything is allocated.
+TEST(Fclib, ExtentBeyondTheFileIsRefusedBeforeAllocating) {
+  const std::string path = temp_path("hugeq.hdf5");
+  write_local(path, MatX(small_W()), VecX::Zero(6), VecX::Constant(2, 0.3), -2, false);
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hsize_t dims[1] = {hsize_t{1} << 36}, chunk[1] = {1024};  // 2^36 doubles: 512 GiB
+  const hid_t sp = H5Screate_simple(1, dims, nullptr);
+  const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(dcpl, 1, chunk);
+  H5Dclose(H5Dcreate2(f, "/fclib_local/vectors/q", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, dcpl,
+                      H5P_DEFAULT));
+  H5Pclose(dcpl);
+  H5Sclose(sp);
+  H5Fclose(f);
+  const auto r = load_fclib(path);
+  std::remove(path.c_str());
+  ASSERT_FALSE(r);
+  const std::string msg = r.error().message();
+  EXPECT_NE(msg.find("/fclib_local/vectors/q"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("68719476736 entries"), std::string::npos) << msg;
+}
 #endif
 
 namespace {

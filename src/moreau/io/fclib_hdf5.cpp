@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -89,8 +90,19 @@ struct Reader {
       return err(ds, "a scalar, vector or matrix", "rank " + std::to_string(rank));
     std::vector<hsize_t> dd(rank);
     H5Sget_simple_extent_dims(sp.id, dd.data(), nullptr);
-    hsize_t count = 1;
-    for (hsize_t x : dd) count *= x;
+    // The declared extent is checked before anything is allocated: at most 256 times the file's
+    // size (compression of real numbers does not reach that) plus 16 MiB.
+    hsize_t count = 1, file_size = 0;
+    bool too_large = false;
+    for (hsize_t x : dd) {
+      if (x != 0 && count > std::numeric_limits<hsize_t>::max() / x) too_large = true;
+      count *= x;
+    }
+    H5Fget_filesize(file, &file_size);
+    if (too_large || count > (256 * file_size + (hsize_t{16} << 20)) / sizeof(T))
+      return err(ds, "an extent the file can hold (" + std::to_string(file_size) + " bytes)",
+                 too_large ? std::string("an extent overflowing 64 bits")
+                           : std::to_string(count) + " entries");
     std::vector<T> out(count);
     const hid_t mem = std::is_integral_v<T> ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE;
     if (count > 0 && H5Dread(d.id, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
