@@ -29,20 +29,19 @@ for e in cmds:
         for i, x in enumerate(a):
             if x.startswith(("-D", "-I")): keep.append(x)
             elif x == "-isystem": keep += [x, a[i + 1]]
-        print(" ".join(shlex.quote(k) for k in keep))
+        print("\n".join(keep))  # one flag a line: defines may hold quotes and spaces
         break
 PY
 }
-common=$(flags_of src/moreau/io/fclib_hdf5.cpp)
-[ -n "$common" ] || { echo "fuzz/build.sh: $BUILD_DIR/compile_commands.json lacks io" >&2; exit 1; }
+mapfile -t common < <(flags_of src/moreau/io/fclib_hdf5.cpp)
+[ ${#common[@]} -gt 0 ] || { echo "fuzz/build.sh: $BUILD_DIR/compile_commands.json lacks io" >&2; exit 1; }
 objs=()
 for src in src/moreau/io/*.cpp fuzz/targets.cpp; do
   o="$obj/$(basename "${src%.cpp}").o"
-  f=$(flags_of "$src")
-  [ -n "$f" ] || f=$common
+  mapfile -t f < <(flags_of "$src")
+  [ ${#f[@]} -gt 0 ] || f=("${common[@]}")
   if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ "$0" -nt "$o" ]; then
-    # shellcheck disable=SC2086
-    "$CXX" -std=c++20 -O1 -g -DNDEBUG $f -Isrc -Ifuzz -fsanitize=fuzzer-no-link "${san[@]}" \
+    "$CXX" -std=c++20 -O1 -g -DNDEBUG "${f[@]}" -Isrc -Ifuzz -fsanitize=fuzzer-no-link "${san[@]}" \
       -c "$src" -o "$o"
   fi
   objs+=("$o")

@@ -103,8 +103,9 @@ TEST(BenchExperiments, SofteningDriftsAndHardConstraintsDoNot) {
     EXPECT_EQ(t.num(i, "completed"), 1.0);
     if (t.str(i, "softening") == "soft") {
       EXPECT_GT(t.num(i, "max_joint_drift"), 1e-4);
-      if (t.num(i, "mass_ratio") == 1000.0)
+      if (t.num(i, "mass_ratio") == 1000.0) {
         EXPECT_NEAR(t.num(i, "final_joint_drift"), sag, 0.02 * sag);
+      }
     } else {
       EXPECT_LT(t.num(i, "max_joint_drift"), 1e-9);
     }
@@ -131,8 +132,9 @@ TEST(BenchExperiments, TimestepSweepIsFirstOrderOnTheFourbar) {
     for (size_t k = 0; k < rows.size(); ++k) {
       EXPECT_EQ(t.num(rows[k], "completed"), 1.0);
       EXPECT_LE(t.num(rows[k], "natmap_max"), 1.01e-8);
-      if (k > 0)
+      if (k > 0) {
         EXPECT_GT(t.num(rows[k], "max_joint_drift"), t.num(rows[k - 1], "max_joint_drift"));
+      }
     }
     const double ratio = t.num(rows[3], "max_energy_drift") / t.num(rows[0], "max_energy_drift");
     EXPECT_NEAR(ratio, 10.0, 1.5);
@@ -155,8 +157,9 @@ TEST(BenchExperiments, SorSensitivity) {
   const std::vector<size_t> fb = t.where({{"system", "fourbar-fixed"}});
   for (size_t i : fb)
     for (size_t j : fb)
-      if (t.num(i, "step") == t.num(j, "step") && t.num(i, "omega") == t.num(j, "omega"))
+      if (t.num(i, "step") == t.num(j, "step") && t.num(i, "omega") == t.num(j, "omega")) {
         EXPECT_EQ(t.num(i, "iterations"), t.num(j, "iterations"));
+      }
   int broken = 0, total = 0;
   for (size_t i : t.where({{"system", "boxes-fixed"}, {"solver", "pgs-ncp"}}))
     if (t.num(i, "omega") == 1.8) {

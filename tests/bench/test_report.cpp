@@ -243,8 +243,8 @@ TEST(BenchReport, UnwritableDirectoryIsAnError) {
 TEST(BenchReport, SvgEscapesTextAndSkipsUnplottablePoints) {
   svg::Plot p;
   p.title = "a <b> & \"c\"";
-  p.x = {"x [s]", svg::Scale::Log10, NAN, NAN, {}};
-  p.y = {"y", svg::Scale::Log2, NAN, NAN, {}};
+  p.x = {"x [s]", svg::Scale::Log10, NAN, NAN, {}, {}};
+  p.y = {"y", svg::Scale::Log2, NAN, NAN, {}, {}};
   svg::Series s;
   s.label = "<&>";
   s.x = {1e-3, 0.0, -1.0, kNaN, 1e-1, 10.0};

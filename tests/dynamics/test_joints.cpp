@@ -45,6 +45,7 @@ Pose joint_motion(JointType t, const Vec6& q) {
       m.p = q.head<3>();
       break;
     case JointType::Fixed:
+    case JointType::Sequence:  // not in AllTypes: tests/io/test_mjcf_sequence.cpp
       break;
   }
   return m;
@@ -122,6 +123,7 @@ Vec6 dof_twist(JointType t, const Joint& j, const State& s, int k, const Vec6& q
       k < 3 ? (void)(lin = Rb.col(k)) : rot(Rb.col(k - 3));
       break;
     case JointType::Fixed:
+    case JointType::Sequence:
       break;
   }
   (void)q;
@@ -145,7 +147,9 @@ TEST_P(JointTypes, NullSpaceHasTheJointsDofs) {
     ASSERT_EQ(J.rows(), m);
     // Residual is zero at the constructed pose.
     const VecX f = joint_residual(s.model, s.state);
-    if (m > 0) EXPECT_LE(f.cwiseAbs().maxCoeff(), 1e-12);
+    if (m > 0) {
+      EXPECT_LE(f.cwiseAbs().maxCoeff(), 1e-12);
+    }
     // Rank m: with the base held, the follower has exactly d free directions.
     const MatX Jf = J.rightCols<6>();
     EXPECT_EQ(numerical_rank(Jf), m);
@@ -153,8 +157,9 @@ TEST_P(JointTypes, NullSpaceHasTheJointsDofs) {
     for (int k = 0; k < d; ++k) {
       VecX u = VecX::Zero(12);
       u.tail<6>() = dof_twist(type, j, s.state, k, s.q);
-      if (m > 0)
+      if (m > 0) {
         EXPECT_LE((J * u).cwiseAbs().maxCoeff(), 1e-12) << joint_type_name(type) << " dof " << k;
+      }
     }
     // Moving both bodies rigidly together is free for binary joints.
     if (!unary && m > 0) {

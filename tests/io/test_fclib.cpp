@@ -138,8 +138,11 @@ TEST(Fclib, MissingAndNonHdf5Files) {
 #ifdef MOREAU_HAVE_HDF5
 namespace {
 // Writes an FCLib local problem with W in the requested storage (FCLib's own layout).
+// Integers are stored as int_type, the vectors as real_type (memory types are native).
 void write_local(const std::string& path, const MatX& W, const VecX& q, const VecX& mu,
-                 int storage /* -2 CSR, -1 CSC, 0 triplet, 1 dense */, bool with_q = true) {
+                 int storage /* -2 CSR, -1 CSC, 0 triplet, 1 dense */, bool with_q = true,
+                 hid_t int_type = H5T_NATIVE_INT, hid_t real_type = H5T_NATIVE_DOUBLE,
+                 hid_t dcpl = H5P_DEFAULT) {
   const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   auto group = [&](const char* name) {
     H5Gclose(H5Gcreate2(f, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
@@ -148,7 +151,8 @@ void write_local(const std::string& path, const MatX& W, const VecX& q, const Ve
                    hsize_t n2 = 0) {
     hsize_t dims[2] = {n, n2};
     const hid_t sp = H5Screate_simple(rank, dims, nullptr);
-    const hid_t ds = H5Dcreate2(f, name.c_str(), type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t stored = type == H5T_NATIVE_INT ? int_type : real_type;
+    const hid_t ds = H5Dcreate2(f, name.c_str(), stored, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
     H5Dclose(ds);
     H5Sclose(sp);
@@ -211,6 +215,51 @@ TEST(Fclib, AllStoragesGiveTheSameProblem) {
     EXPECT_EQ(D, ref) << "storage " << storage;
     EXPECT_EQ(r->problem.v_f[2], 1.0);
   }
+}
+
+// FCLib writers store native little-endian numbers; HDF5 files may also hold big-endian,
+// single-precision or narrow integers, which libhdf5 converts on read and moreau's own reader of
+// contiguous data decodes.
+TEST(Fclib, StoredNumberFormatsReadAsWritten) {
+  const MatX W(small_W());
+  VecX q(6), mu(2);
+  q << 0.1, -2, 3.25, 4, 1e-3, 6;
+  mu << 0.3, 0.5;
+  const std::string ref_path = temp_path("native.hdf5");
+  write_local(ref_path, W, q, mu, -1);
+  auto ref = load_fclib(ref_path);
+  std::remove(ref_path.c_str());
+  ASSERT_TRUE(ref) << ref.error().message();
+  struct Case {
+    hid_t int_type, real_type;
+    int storage;  // unsigned integers cannot hold CSC's nz = -1: triplets
+    const char* what;
+    hid_t dcpl = H5P_DEFAULT;
+  };
+  const hid_t compact = H5Pcreate(H5P_DATASET_CREATE);  // values in the dataset's header
+  H5Pset_layout(compact, H5D_COMPACT);
+  for (const Case& c : {Case{H5T_STD_I32BE, H5T_IEEE_F64BE, -1, "big-endian"},
+                        Case{H5T_STD_U16LE, H5T_IEEE_F64LE, 0, "uint16"},
+                        Case{H5T_STD_I64BE, H5T_IEEE_F32BE, -2, "int64, binary32"},
+                        Case{H5T_NATIVE_INT, H5T_NATIVE_DOUBLE, -2, "compact", compact}}) {
+    const std::string path = temp_path("fmt.hdf5");
+    write_local(path, W, q, mu, c.storage, true, c.int_type, c.real_type, c.dcpl);
+    auto r = load_fclib(path);
+    std::remove(path.c_str());
+    ASSERT_TRUE(r) << c.what << ": " << r.error().message();
+    MatX D, D_ref;
+    r->problem.D.to_dense(D);
+    ref->problem.D.to_dense(D_ref);
+    const bool single = c.real_type == H5T_IEEE_F32BE;
+    const double tol = single ? 1e-6 * D_ref.cwiseAbs().maxCoeff() : 0.0;
+    EXPECT_LE((D - D_ref).cwiseAbs().maxCoeff(), tol) << c.what;
+    EXPECT_LE((r->problem.v_f - ref->problem.v_f).cwiseAbs().maxCoeff(), single ? 1e-6 : 0.0)
+        << c.what;
+    if (single) {
+      EXPECT_NE(r->problem.v_f, ref->problem.v_f) << "binary32 rounds 0.1 and 1e-3";
+    }
+  }
+  H5Pclose(compact);
 }
 
 TEST(Fclib, MissingDatasetIsNamed) {

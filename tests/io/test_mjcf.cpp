@@ -182,7 +182,9 @@ Error bad(const std::string& xml) {
 
 void expect_in(const Error& e, const std::string& what, int line = -1) {
   EXPECT_NE(e.message().find(what), std::string::npos) << e.message();
-  if (line >= 0) EXPECT_EQ(e.line, line) << e.message();
+  if (line >= 0) {
+    EXPECT_EQ(e.line, line) << e.message();
+  }
 }
 
 TEST(Mjcf, BadInputIsAClearError) {

@@ -131,7 +131,9 @@ TEST(MjcfHeightField, CliExitsWithCode2OnBadInput) {
   };
   EXPECT_EQ(run("inspect " + bad), 2);
   EXPECT_EQ(run("simulate " + bad + " --steps 10 --quiet"), 2);
-  if (have_png()) EXPECT_EQ(run("simulate " + kData + "hfield.xml --steps 50 --quiet"), 0);
+  if (have_png()) {
+    EXPECT_EQ(run("simulate " + kData + "hfield.xml --steps 50 --quiet"), 0);
+  }
 }
 
 }  // namespace

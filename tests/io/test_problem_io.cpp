@@ -82,7 +82,9 @@ void expect_identical(const Problem& a, const Problem& b) {
   for (size_t k = 0; k < a.M.size(); ++k)
     EXPECT_TRUE(same(a.M[k], b.M[k]) && same(a.Minv[k], b.Minv[k]));
   EXPECT_EQ(a.has_dense, b.has_dense);
-  if (a.has_dense) EXPECT_TRUE(same(a.D_dense, b.D_dense));
+  if (a.has_dense) {
+    EXPECT_TRUE(same(a.D_dense, b.D_dense));
+  }
   for (auto f : {&Problem::u_minus, &Problem::generalized_force, &Problem::u_free})
     EXPECT_TRUE(same(a.*f, b.*f));
   for (auto f : {&Problem::v_f, &Problem::v_minus, &Problem::f, &Problem::R, &Problem::v_r})
@@ -111,7 +113,9 @@ TEST(ProblemIo, RoundTripIsBitExact) {
     std::remove(path.c_str());
     ASSERT_TRUE(back) << back.error().message();
     SCOPED_TRACE(scene);
-    if (soft) EXPECT_EQ(sp.p->R.size(), sp.p->nl);  // softening compliance is carried too
+    if (soft) {  // softening compliance is carried too
+      EXPECT_EQ(sp.p->R.size(), sp.p->nl);
+    }
     expect_identical(*sp.p, *back);
     // The same solver on both gives the same bits.
     const Solution a = run("raisim", *sp.p, 1e-10, 500), b = run("raisim", *back, 1e-10, 500);

@@ -54,8 +54,9 @@ std::optional<svg::Plot> profile_plot(const ReportInput& in,
       "rho(tau) = fraction of the " + std::to_string(cost.size()) +
       " samples a solver solves within tau x the fastest solver's time; tol = " + sci(in.tol) +
       "; failures never count";
-  plot.x = {"tau = solve time / fastest solve time  (log2)", svg::Scale::Log2, 1.0, tau_max, {}};
-  plot.y = {"rho(tau): fraction of samples", svg::Scale::Linear, -0.02, 1.04, {}};
+  plot.x = {
+      "tau = solve time / fastest solve time  (log2)", svg::Scale::Log2, 1.0, tau_max, {}, {}};
+  plot.y = {"rho(tau): fraction of samples", svg::Scale::Linear, -0.02, 1.04, {}, {}};
   // Legend ordered by the fraction solved at the right edge, best first.
   std::vector<size_t> order(prof.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -89,8 +90,8 @@ svg::Plot accuracy_plot(const ReportInput& in, const std::vector<std::string>& s
       "each dot one solve; large marker: median, bars: interquartile range per solver; "
       "dashed line: tol = " +
       sci(in.tol);
-  plot.x = {"solve time [s]  (log)", svg::Scale::Log10, NAN, NAN, {}};
-  plot.y = {"r_natmap, natural-map residual (eq. 176)  (log)", svg::Scale::Log10, NAN, NAN, {}};
+  plot.x = {"solve time [s]  (log)", svg::Scale::Log10, NAN, NAN, {}, {}};
+  plot.y = {"r_natmap, natural-map residual (eq. 176)  (log)", svg::Scale::Log10, NAN, NAN, {}, {}};
   double t_lo = INFINITY, t_hi = -INFINITY;
   std::vector<svg::Series> medians;
   for (size_t k = 0; k < solvers.size(); ++k) {
@@ -151,8 +152,8 @@ svg::Plot time_per_system_plot(const std::vector<Aggregate>& aggs,
   plot.subtitle =
       "dot: median over the system's samples (all runs, failures included); bar: "
       "interquartile range";
-  plot.x = {"system", svg::Scale::Linear, NAN, NAN, systems};
-  plot.y = {"solve time [s]  (log)", svg::Scale::Log10, NAN, NAN, {}};
+  plot.x = {"system", svg::Scale::Linear, NAN, NAN, systems, {}};
+  plot.y = {"solve time [s]  (log)", svg::Scale::Log10, NAN, NAN, {}, {}};
   plot.width = std::max(960.0, 320.0 + 64.0 * double(systems.size()));
   const double S = double(solvers.size());
   for (size_t k = 0; k < solvers.size(); ++k) {
@@ -199,8 +200,8 @@ std::optional<svg::Plot> trace_plot(const ReportInput& in, const std::vector<std
                   ", n_lambda = " + std::to_string(smp.info.nl) +
                   ", contacts = " + std::to_string(smp.info.contacts) +
                   "; each solver's own stopping residual";
-  plot.x = {"iteration", svg::Scale::Log10, 0.7, NAN, {}};  // room for markers at 1
-  plot.y = {"solver residual  (log)", svg::Scale::Log10, NAN, NAN, {}};
+  plot.x = {"iteration", svg::Scale::Log10, 0.7, NAN, {}, {}};  // room for markers at 1
+  plot.y = {"solver residual  (log)", svg::Scale::Log10, NAN, NAN, {}, {}};
   for (size_t k = 0; k < solvers.size(); ++k)
     for (const RunResult& r : *in.runs) {
       if (r.sample != pick || r.solver != solvers[k] || r.warm != warm || r.trace.empty()) continue;
