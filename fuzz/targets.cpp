@@ -74,6 +74,13 @@ bool fclib(const uint8_t* data, size_t size) {
   return r.ok();
 }
 
+bool fclib_in_process(const uint8_t* data, size_t size) {
+  const TempFile f(data, size, ".hdf5");
+  Result<FclibProblem> r = load_fclib_in_process(f.path());
+  if (r) check_problem(r->problem);
+  return r.ok();
+}
+
 bool problem(const uint8_t* data, size_t size) {
   const TempFile f(data, size, ".mprob");
   Result<Problem> r = load_problem(f.path());

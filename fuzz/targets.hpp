@@ -12,10 +12,13 @@ namespace moreau::fuzz {
 
 using Entry = bool (*)(const uint8_t* data, size_t size);
 
-bool urdf(const uint8_t* data, size_t size);     // import_urdf_string
-bool mjcf(const uint8_t* data, size_t size);     // import_mjcf_string
-bool scene(const uint8_t* data, size_t size);    // parse_scene_json
-bool fclib(const uint8_t* data, size_t size);    // load_fclib on a temporary file
+bool urdf(const uint8_t* data, size_t size);   // import_urdf_string
+bool mjcf(const uint8_t* data, size_t size);   // import_mjcf_string
+bool scene(const uint8_t* data, size_t size);  // parse_scene_json
+bool fclib(const uint8_t* data, size_t size);  // load_fclib on a temporary file
+// load_fclib_in_process: libFuzzer's fuzz_fclib, which must see libhdf5's own crashes (load_fclib
+// reads in a child process and turns them into Errors; the replay goes through it).
+bool fclib_in_process(const uint8_t* data, size_t size);
 bool problem(const uint8_t* data, size_t size);  // load_problem on a temporary file
 
 struct Target {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "moreau/io/fclib.hpp"
+#include "moreau/io/problem_io.hpp"
 #include "moreau/ncp/residuals.hpp"
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
@@ -316,6 +317,32 @@ std::optional<FclibProblem> load_shared(const std::string& name) {
   return std::move(*r);
 }
 }  // namespace
+
+// load_fclib reads in a child process: the same problem, bit for bit, as the in-process read,
+// and a file on which libhdf5 1.10 itself segfaults is an Error of the caller.
+TEST(FclibShared, ChildProcessReadGivesTheSameBits) {
+  for (const char* name : {"Box_Stacks-i0122-82-5.hdf5", "CubeH8.hdf5"}) {
+    const std::string path = fclib_file(name);
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << "shared FCLib data absent";
+    auto a = load_fclib(path), b = load_fclib_in_process(path);
+    ASSERT_TRUE(a && b) << name;
+    EXPECT_EQ(problem_to_bytes(a->problem), problem_to_bytes(b->problem)) << name;
+    EXPECT_GT(a->problem.nl, 0) << name;
+    EXPECT_EQ(a->solution, b->solution) << name;
+    EXPECT_EQ(a->title, b->title) << name;
+    EXPECT_EQ(a->contacts, b->contacts) << name;
+  }
+}
+
+TEST(Fclib, LibHdf5CrashIsAnError) {
+  const std::string path = std::string(MOREAU_SOURCE_DIR) +
+                           "/fuzz/corpus/fclib/regressions/fclib-hdf5-segv-in-H5F-accum-read";
+  const auto r = load_fclib(path);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("libhdf5 crashed reading it (signal 11"), std::string::npos)
+      << r.error().message();
+  EXPECT_NE(r.error().message().find(path), std::string::npos);
+}
 
 TEST(FclibShared, LmgcPerioBoxSolvedByTheNcpSolvers) {
   if (!fclib_supported()) GTEST_SKIP() << "built without HDF5";

@@ -116,7 +116,9 @@ TEST(Siconos, NsgsAgreesWithMoreauOnFclib) {
                   sol.converged() ? "converged" : "not converged", sol.iterations, sol.solve_time_s,
                   nat_m, du, dr);
       const bool gs = std::string(name) == "nbgs-exact";
-      if (gs && c.converges) EXPECT_TRUE(sol.converged()) << c.file;
+      if (gs && c.converges) {
+        EXPECT_TRUE(sol.converged()) << c.file;
+      }
       if (gs && !c.converges) {  // same algorithm, same sweep order: the iterates agree
         EXPECT_NEAR(nat_m, nat_s, 1e-2 * nat_s) << c.file;
         EXPECT_LE(du, 1e-6) << c.file;
@@ -125,7 +127,9 @@ TEST(Siconos, NsgsAgreesWithMoreauOnFclib) {
       if (!sol.converged()) continue;  // nothing to agree on
       EXPECT_LE(nat_m, 1e-9) << c.file << " " << name;
       EXPECT_LE(du, 1e-6) << c.file << " " << name;
-      if (c.unique_r) EXPECT_LE(dr, 1e-5) << c.file << " " << name;
+      if (c.unique_r) {
+        EXPECT_LE(dr, 1e-5) << c.file << " " << name;
+      }
     }
     ++compared;
   }

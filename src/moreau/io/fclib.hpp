@@ -34,7 +34,14 @@ bool fclib_supported();
 // Reads an FCLib local or global problem. Errors name the file and the dataset: unreadable or
 // non-HDF5 file, missing dataset, wrong type or dimension, out-of-range index, non-finite value,
 // negative friction, spacedim != 3, equality constraints (G) in a global problem.
+// libhdf5 1.10 crashes on some corrupt files (fuzz/README.md), so the file is read in a child
+// process (POSIX fork) and the problem comes back through a pipe: a crash there is this Error
+// ("libhdf5 crashed reading it"), never a crash of the caller.
 Result<FclibProblem> load_fclib(const std::string& path);
+
+// The same read in this process, no isolation: for the fuzz target, which must see libhdf5's
+// crashes, and for callers that cannot fork.
+Result<FclibProblem> load_fclib_in_process(const std::string& path);
 
 // Writes a contact-only Problem (every block Coulomb) as an FCLib local problem: /fclib_local/W
 // (D, plus the softening compliance R on its diagonal, CSC, FCLib's [n, t1, t2] order), vectors q

@@ -25,7 +25,7 @@ namespace moreau {
 bool fclib_supported() {
   return false;
 }
-Result<FclibProblem> load_fclib(const std::string& path) {
+Result<FclibProblem> load_fclib_in_process(const std::string& path) {
   return Error{path, 0, "FCLib file", "moreau built with HDF5 (install libhdf5-dev, reconfigure)",
                "built without HDF5"};
 }
@@ -335,7 +335,7 @@ std::string read_string(const Reader& rd, const std::string& ds) {
 
 }  // namespace
 
-Result<FclibProblem> load_fclib(const std::string& path) {
+Result<FclibProblem> load_fclib_in_process(const std::string& path) {
   QuietErrors quiet;
   if (H5Fis_hdf5(path.c_str()) <= 0)
     return Error{path, 0, "FCLib file", "a readable HDF5 file", "not HDF5 or not readable"};
