@@ -303,6 +303,22 @@ TEST(Fclib, ExtentBeyondTheFileIsRefusedBeforeAllocating) {
   const std::string msg = r.error().message();
   EXPECT_NE(msg.find("/fclib_local/vectors/q"), std::string::npos) << msg;
   EXPECT_NE(msg.find("68719476736 entries"), std::string::npos) << msg;
+  // A sparse W whose m and n name 2^28 rows and columns: refused before the column starts.
+  write_local(path, MatX(small_W()), VecX::Zero(6), VecX::Constant(2, 0.3), -1);
+  const hid_t g = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const int huge = 1 << 28;
+  for (const char* name : {"/fclib_local/W/m", "/fclib_local/W/n"}) {
+    const hid_t ds = H5Dopen2(g, name, H5P_DEFAULT);
+    H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, &huge);
+    H5Dclose(ds);
+  }
+  H5Fclose(g);
+  const auto w = load_fclib(path);
+  std::remove(path.c_str());
+  ASSERT_FALSE(w);
+  EXPECT_NE(w.error().message().find("rows and columns (file size), got 268435456, 268435456"),
+            std::string::npos)
+      << w.error().message();
 }
 #endif
 

@@ -120,6 +120,13 @@ struct Reader {
       if (H5Lexists(file, name.substr(0, pos).c_str(), H5P_DEFAULT) <= 0) return false;
     return H5Lexists(file, name.c_str(), H5P_DEFAULT) > 0;
   }
+  // The most bytes of values the file may declare: 256 times its size (compression of real
+  // numbers does not reach that) plus 16 MiB.
+  hsize_t max_bytes() const {
+    hsize_t size = 0;
+    H5Fget_filesize(file, &size);
+    return 256 * size + (hsize_t{16} << 20);
+  }
   Error err(const std::string& ds, const std::string& expected, const std::string& got) const {
     return Error{path, 0, "dataset " + ds, expected, got};
   }
@@ -139,8 +146,7 @@ struct Reader {
       return err(ds, "a scalar, vector or matrix", "rank " + std::to_string(rank));
     std::vector<hsize_t> dd(rank);
     H5Sget_simple_extent_dims(sp.id, dd.data(), nullptr);
-    // The declared extent is checked before anything is allocated: at most 256 times the file's
-    // size (compression of real numbers does not reach that) plus 16 MiB.
+    // The declared extent is checked before anything is allocated (max_bytes).
     hsize_t count = 1, file_size = 0;
     bool too_large = false;
     for (hsize_t x : dd) {
@@ -148,7 +154,7 @@ struct Reader {
       count *= x;
     }
     H5Fget_filesize(file, &file_size);
-    if (too_large || count > (256 * file_size + (hsize_t{16} << 20)) / sizeof(T))
+    if (too_large || count > max_bytes() / sizeof(T))
       return err(ds, "an extent the file can hold (" + std::to_string(file_size) + " bytes)",
                  too_large ? std::string("an extent overflowing 64 bits")
                            : std::to_string(count) + " entries");
@@ -251,6 +257,12 @@ Result<Eigen::SparseMatrix<double> > Reader::matrix(const std::string& g) const 
   if (!nz) return nz.error();
   if (*m < 0 || *n < 0)
     return err(g + "/m, n", "sizes >= 0", std::to_string(*m) + ", " + std::to_string(*n));
+  // Rows and columns index values the file stores (q has m of them): bounded like a dataset's
+  // extent, before the matrix allocates its column starts.
+  const hsize_t most = max_bytes() / sizeof(double);
+  if (static_cast<hsize_t>(*m) > most || static_cast<hsize_t>(*n) > most)
+    return err(g + "/m, n", "at most " + std::to_string(most) + " rows and columns (file size)",
+               std::to_string(*m) + ", " + std::to_string(*n));
   auto p = read<int>(g + "/p");
   auto ii = read<int>(g + "/i");
   auto x = read<double>(g + "/x");
