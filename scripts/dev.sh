@@ -34,6 +34,10 @@ if [ "$mode" = sanitize ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:allocator_may_return_null=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/fuzz/lsan.supp}"
+  # Determinism across builds: the Release build's rollout hashes, when its tests ran
+  # (tests/io/test_rollout_hash.cpp).
+  ref="$PWD/${MOREAU_BUILD_DIR:-build}/rollout_hashes.txt"
+  [ -f "$ref" ] && export MOREAU_REFERENCE_HASHES="$ref"
   ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" "${labels[@]}"
   exit 0
 fi

@@ -19,7 +19,7 @@
 #include "output.hpp"
 #include "progress.hpp"
 #include "scene_options.hpp"
-#include "state_hash.hpp"
+#include "moreau/sim/state_hash.hpp"
 #include "trajectory.hpp"
 
 namespace moreau::cli {

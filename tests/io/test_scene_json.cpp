@@ -106,9 +106,11 @@ void expect_same_settings(const SimSettings& a, const SimSettings& b) {
   EXPECT_EQ(a.warm_start, b.warm_start);
   EXPECT_EQ(a.solver_settings.max_iters, b.solver_settings.max_iters);
   EXPECT_TRUE(same(a.solver_settings.tol, b.solver_settings.tol));
-  if (const SolverInfo* info = find_solver(a.solver))
-    for (const ParamSpec& p : info->params)
+  if (const SolverInfo* info = find_solver(a.solver)) {
+    for (const ParamSpec& p : info->params) {
       EXPECT_EQ(p.get(a.solver_settings), p.get(b.solver_settings)) << p.name;
+    }
+  }
   const DynamicsSettings &x = a.dynamics, &y = b.dynamics;
   EXPECT_TRUE(same(x.beta_joint, y.beta_joint) && same(x.beta_limit, y.beta_limit) &&
               same(x.beta_contact, y.beta_contact));

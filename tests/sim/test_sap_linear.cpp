@@ -64,7 +64,9 @@ int compare_paths(const char* scene, const SceneParams& params, int first, int s
     const Run d = minimize(p, prm, 0, ws_dense);
     const Run q = minimize(p, prm, 1, ws_sparse);
     EXPECT_FALSE(d.r.sparse);
-    if (q.r.iterations > 0) EXPECT_TRUE(q.r.sparse) << scene;  // set at the first Newton step
+    if (q.r.iterations > 0) {  // set at the first Newton step
+      EXPECT_TRUE(q.r.sparse) << scene;
+    }
     EXPECT_EQ(d.r.status, SolveStatus::Converged) << scene << " step " << k;
     EXPECT_EQ(q.r.status, d.r.status) << scene << " step " << k;
     // The same Newton iterates: the same count, the cost of every iterate and the solution to
@@ -74,7 +76,9 @@ int compare_paths(const char* scene, const SceneParams& params, int first, int s
     for (size_t i = 0; i < n; ++i)
       EXPECT_NEAR(q.cost[i], d.cost[i], 1e-10 * std::abs(d.cost[i])) << scene << " it " << i;
     EXPECT_LE(rel(q.v, d.v, p.u_free.cwiseAbs().maxCoeff()), 1e-10) << scene << " step " << k;
-    if (p.nl > 0) EXPECT_LE(rel(q.gamma, d.gamma), 1e-9) << scene << " step " << k;
+    if (p.nl > 0) {
+      EXPECT_LE(rel(q.gamma, d.gamma), 1e-9) << scene << " step " << k;
+    }
     if (d.r.iterations > 0) ++compared;
   }
   return compared;

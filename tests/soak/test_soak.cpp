@@ -112,7 +112,9 @@ TEST_P(Soak, StaysFiniteFeasibleAndFlat) {
   EXPECT_LE(max_penetration, c.penetration) << c.name;
   // A passive system only loses energy to contact and friction; the symplectic step lets it
   // oscillate by a little (1 % of the initial scale, at least 1 mJ).
-  if (is_passive) EXPECT_LE(max_rise, 1e-2 * std::max(std::abs(e0), 0.1)) << c.name;
+  if (is_passive) {
+    EXPECT_LE(max_rise, 1e-2 * std::max(std::abs(e0), 0.1)) << c.name;
+  }
   // No allocation per step after the first (docs/design.md): the resident set stays flat.
   EXPECT_LE(rss_growth, 1.0) << c.name << ": MiB grown after step " << kWarmUp;
   char row[512];

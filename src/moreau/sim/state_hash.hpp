@@ -7,7 +7,7 @@
 
 #include "moreau/model/state.hpp"
 
-namespace moreau::cli {
+namespace moreau {
 
 constexpr uint64_t kStateHashSeed = 14695981039346656037ull;
 
@@ -33,4 +33,4 @@ inline uint64_t state_hash(const State& s, uint64_t seed = kStateHashSeed) {
   return h;
 }
 
-}  // namespace moreau::cli
+}  // namespace moreau
