@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <utility>
 
 #include "moreau/io/png_gray.hpp"
 #include "moreau/io/scene.hpp"
@@ -115,8 +117,42 @@ TEST(MjcfHeightField, BadInputIsAClearError) {
   m = import_error("<hfield name=\"h\" file=\"hfield_terrain.png\" nrow=\"4\" size=\"1 1 1 1\"/>",
                    geom);
   EXPECT_NE(m.find("either a file or nrow/ncol"), std::string::npos) << m;
+  // Not .png: MuJoCo's binary format, whose size must match its header.
   m = import_error("<hfield name=\"h\" file=\"hfield.xml\" size=\"1 1 1 1\"/>", geom);
-  EXPECT_NE(m.find(".png"), std::string::npos) << m;
+  EXPECT_NE(m.find("hfield 'h' file: expected MuJoCo's binary height field"), std::string::npos)
+      << m;
+  const std::string tmp = std::string(MOREAU_BINARY_DIR) + "/bad_hfield.bin";
+  for (const auto& [bytes, what] :
+       {std::pair{std::string("\x02\0\0\0", 4), "4 bytes, no header"},
+        std::pair{std::string("\0\0\0\0\x03\0\0\0", 8), "nrow 0, ncol 3 (not >= 1)"},
+        std::pair{std::string("\x02\0\0\0\x02\0\0\0", 8) + std::string(12, '\0'),
+                  "20 bytes where nrow 2, ncol 2 need 24"}}) {
+    std::ofstream(tmp, std::ios::binary) << bytes;
+    m = import_error("<hfield name=\"h\" file=\"" + tmp + "\" size=\"1 1 1 1\"/>", geom);
+    EXPECT_NE(m.find(what), std::string::npos) << m;
+    EXPECT_NE(m.find(tmp), std::string::npos) << m;
+  }
+  std::remove(tmp.c_str());
+}
+
+// MuJoCo's binary format (int32 nrow, int32 ncol, float32 data, rows from -y as the inline data):
+// tests/data/hfield_terrain.bin holds the inline terrain of hfield.xml.
+TEST(MjcfHeightField, BinaryFileEqualsTheInlineData) {
+  Result<ImportedModel> r = import_mjcf_string(
+      "<mujoco><asset><hfield name=\"bin\" file=\"hfield_terrain.bin\" size=\"2 1.5 0.4 0.1\"/>"
+      "<hfield name=\"inl\" nrow=\"4\" ncol=\"5\" size=\"2 1.5 0.4 0.1\" elevation=\"5 15 25 35 "
+      "45 200 100 0 40 80 10 50 255 70 20 0 30 60 90 120\"/></asset><worldbody>"
+      "<geom name=\"bin\" type=\"hfield\" hfield=\"bin\"/>"
+      "<geom name=\"inl\" type=\"hfield\" hfield=\"inl\" pos=\"5 0 0\"/></worldbody></mujoco>",
+      kData + "binary.xml", kData);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  const HeightFieldData *bin = field(r->scene.model, "bin"), *inl = field(r->scene.model, "inl");
+  ASSERT_TRUE(bin && inl);
+  EXPECT_EQ(bin->nrow, 4);
+  EXPECT_EQ(bin->ncol, 5);
+  EXPECT_EQ(bin->elevation, inl->elevation);  // integers: exact in binary32
+  EXPECT_DOUBLE_EQ(bin->elevation[2 * 5 + 2], 1.0);
+  EXPECT_NE(bin->source.find("hfield_terrain.bin"), std::string::npos);
 }
 
 TEST(MjcfHeightField, CliExitsWithCode2OnBadInput) {
