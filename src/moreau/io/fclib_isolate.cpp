@@ -2,6 +2,7 @@
 // that a crash of libhdf5 on a corrupt file is an Error of the caller (docs/reliability.md).
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -10,6 +11,8 @@
 
 #if defined(__unix__)
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #endif
@@ -119,6 +122,26 @@ Result<FclibProblem> decode(const std::string& bytes, const std::string& path) {
   return Error{path, 0, "FCLib file", "a reply from the reading process", "a truncated reply"};
 }
 
+#if defined(__unix__)
+// Bounds on what a corrupt file can make libhdf5 take in the child: 1 GiB plus 64 times the file's
+// size of address space beyond what the process already maps, and 120 s of CPU time. Beyond them
+// an allocation fails or the child is killed, and the caller gets an Error.
+void limit_child(const std::string& path) {
+  unsigned long long pages = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%llu", &pages) != 1) pages = 0;
+    std::fclose(f);
+  }
+  struct stat st {};
+  const unsigned long long size = ::stat(path.c_str(), &st) == 0 ? st.st_size : 0;
+  const rlim_t as =
+      pages * static_cast<unsigned long long>(::sysconf(_SC_PAGESIZE)) + (1ull << 30) + 64 * size;
+  const rlimit mem{as, as}, cpu{120, 120};
+  ::setrlimit(RLIMIT_AS, &mem);
+  ::setrlimit(RLIMIT_CPU, &cpu);
+}
+#endif
+
 }  // namespace
 
 Result<FclibProblem> load_fclib(const std::string& path) {
@@ -136,6 +159,7 @@ Result<FclibProblem> load_fclib(const std::string& path) {
     ::close(fd[0]);
     const int quiet = ::open("/dev/null", O_WRONLY);  // a crash report is the parent's Error
     if (quiet >= 0) ::dup2(quiet, 2);
+    limit_child(path);
     const std::string bytes = encode(load_fclib_in_process(path));
     size_t sent = 0;
     while (sent < bytes.size()) {
