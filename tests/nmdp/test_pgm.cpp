@@ -1,5 +1,6 @@
 // The NMDP steppers (Pan & Hauser 2021): projection (9), PGM (Alg. 1), step halving (Alg. 2),
-// convergence in dt without contacts, and resting contact under nmdp and mdp.
+// convergence in dt without contacts, and resting contact under nmdp and mdp, in the
+// Newton-Euler and the position-based (eq. 4, 12) forms.
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
@@ -21,12 +22,21 @@ Scene scene(const std::string& name, const SceneParams& p = {}) {
   return *s;
 }
 
+NmdpSettings with_form(NmdpForm form) {
+  NmdpSettings s;
+  s.form = form;
+  return s;
+}
+
+constexpr NmdpForm kForms[] = {NmdpForm::NewtonEuler, NmdpForm::PositionBased};
+
 // The quadruped lowered so that its feet are 5 mm deep, at the start of a 20 ms step.
 struct PressedQuadruped {
   Scene sc = scene("quadruped");
   CollisionDetector det{sc.model};
-  Stepper st = *Stepper::create(sc.model, NmdpSettings{});
-  explicit PressedQuadruped(Method method, double h = 0.02) {
+  Stepper st;
+  explicit PressedQuadruped(Method method, double h = 0.02, NmdpForm form = NmdpForm::NewtonEuler)
+      : st(*Stepper::create(sc.model, with_form(form))) {
     for (int b = 0; b < sc.initial.num_bodies(); ++b) sc.initial.r[b].z() -= 0.015;
     for (int b = 0; b < sc.initial.num_bodies(); ++b) sc.initial.u[b](2) = -0.3;
     CollisionSettings cs;
@@ -41,9 +51,10 @@ struct PressedQuadruped {
 TEST(NmdpPgm, ProjectionReachesTheManifoldGEqualsZero) {
   // The zeroth-order projection (11) converges linearly, with a rate that worsens as the dropped
   // stiffness term 3 k d^2 J^T u n^T J grows against H / h^2: a 5 ms step for it.
-  for (bool zo : {false, true}) {
+  for (auto [zo, form] :
+       {std::pair{false, kForms[0]}, {true, kForms[0]}, {false, kForms[1]}, {true, kForms[1]}}) {
     const double h = zo ? 0.005 : 0.02;
-    PressedQuadruped q(zo ? Method::NmdpZo : Method::Nmdp, h);
+    PressedQuadruped q(zo ? Method::NmdpZo : Method::Nmdp, h, form);
     const int n = q.st.tree().dofs(), m = q.st.contacts().weights();
     ASSERT_EQ(m, 16);
     VecX w, G, G0, theta;
@@ -59,7 +70,7 @@ TEST(NmdpPgm, ProjectionReachesTheManifoldGEqualsZero) {
     EXPECT_LT(G.lpNorm<Eigen::Infinity>(), 1e-8 * G0.lpNorm<Eigen::Infinity>());
     th = theta;
     w *= 0.9;
-    ASSERT_TRUE(q.st.project(th, w, zo)) << zo;
+    ASSERT_TRUE(q.st.project(th, w, zo)) << zo << nmdp_form_name(form);
     q.st.residual(th, w, G, nullptr, false);
     EXPECT_LE(G.lpNorm<Eigen::Infinity>(), q.st.tolerance());
     EXPECT_GT((th - theta).norm(), 1e-7);  // the weights moved the manifold
@@ -68,13 +79,16 @@ TEST(NmdpPgm, ProjectionReachesTheManifoldGEqualsZero) {
 }
 
 TEST(NmdpPgm, KineticEnergyDecreasesMonotonicallyOverAcceptedIterates) {
-  for (Method method : {Method::Nmdp, Method::NmdpZo}) {
-    PressedQuadruped q(method);
+  for (auto [method, form] : {std::pair{Method::Nmdp, kForms[0]},
+                              {Method::NmdpZo, kForms[0]},
+                              {Method::Nmdp, kForms[1]},
+                              {Method::NmdpZo, kForms[1]}}) {
+    PressedQuadruped q(method, 0.02, form);
     VecX theta, w;
     ASSERT_TRUE(q.st.pgm(method == Method::NmdpZo, theta, w));
     const std::vector<double>& K = q.st.stats().K;
     ASSERT_GE(K.size(), 3u) << "PGM should take a few accepted steps";
-    for (size_t i = 1; i < K.size(); ++i) EXPECT_LE(K[i], K[i - 1]) << i;
+    for (size_t i = 1; i < K.size(); ++i) EXPECT_LE(K[i], K[i - 1]) << i << nmdp_form_name(form);
     // Contact forces slow the fall; the zeroth-order PGM (inexact gradient) progresses slowly
     // and stops at the outer-iteration cap (Pan & Hauser 2021: ~10x more outer iterations).
     EXPECT_LT(K.back(), (method == Method::Nmdp ? 0.5 : 0.9) * K.front());
@@ -121,8 +135,12 @@ TEST(NmdpAlgorithm2, HalvesAlphaOnAForcedDivergenceAndStillReachesTheStepEnd) {
   EXPECT_NE(sim3.error().find("diverged at t = 0"), std::string::npos) << sim3.error();
 }
 
-TEST(NmdpConvergence, PendulumConvergesToTheExactTrajectoryAtFirstOrder) {
-  // No contacts: nmdp is backward Euler in theta. Reference: RK4 on H qdd + C = 0 at 1e-5 s.
+namespace {
+
+// No contacts: nmdp is backward Euler in theta (Newton-Euler form) or its variational twin
+// (position-based form, Pan & Hauser 2021 eq. 4: converges to eq. 1 as dt -> 0). Reference:
+// RK4 on H qdd + C = 0 at 1e-5 s.
+void check_pendulum_converges_at_first_order(NmdpForm form) {
   Scene sc = scene("pendulum", {{"theta0", "0.8"}});
   Result<Tree> tr = Tree::build(sc.model);
   VecX q, qd;
@@ -152,6 +170,7 @@ TEST(NmdpConvergence, PendulumConvergesToTheExactTrajectoryAtFirstOrder) {
   for (double dt : {8e-3, 4e-3, 2e-3, 1e-3}) {
     SimSettings st = sc.settings;
     st.integrator = Integrator::Nmdp;
+    st.nmdp.form = form;
     st.dt = dt;
     Simulator sim(sc.model, st);
     State s = sc.initial;
@@ -162,21 +181,35 @@ TEST(NmdpConvergence, PendulumConvergesToTheExactTrajectoryAtFirstOrder) {
   }
   for (size_t i = 1; i < err.size(); ++i) {
     const double order = std::log2(err[i - 1] / err[i]);
-    std::printf("nmdp pendulum: dt %.0e -> %.0e, error %.3e -> %.3e, order %.3f\n",
-                8e-3 / (1 << (i - 1)), 8e-3 / (1 << i), err[i - 1], err[i], order);
+    std::printf("nmdp (%s) pendulum: dt %.0e -> %.0e, error %.3e -> %.3e, order %.3f\n",
+                nmdp_form_name(form), 8e-3 / (1 << (i - 1)), 8e-3 / (1 << i), err[i - 1], err[i],
+                order);
     EXPECT_NEAR(order, 1.0, 0.15);
   }
   EXPECT_LT(err.back(), 1e-2);
 }
 
+}  // namespace
+
+TEST(NmdpConvergence, PendulumConvergesToTheExactTrajectoryAtFirstOrder) {
+  check_pendulum_converges_at_first_order(NmdpForm::NewtonEuler);
+}
+
+TEST(NmdpConvergence, PositionBasedPendulumConvergesToTheExactTrajectoryAtFirstOrder) {
+  check_pendulum_converges_at_first_order(NmdpForm::PositionBased);
+}
+
 TEST(NmdpContact, BoxRestsOnTheGroundAtPenetrationDeltaWithoutDrift) {
-  for (Integrator integ : {Integrator::Nmdp, Integrator::Mdp}) {
+  for (auto [integ, form] : {std::pair{Integrator::Nmdp, kForms[0]},
+                             {Integrator::Mdp, kForms[0]},
+                             {Integrator::Nmdp, kForms[1]}}) {
     // Placed touching the ground, at rest. The polytope force is bounded by k d^3 and only
     // dissipates (MDP), so the box sinks until 4 k d^3 >= m g, i.e. d >= delta, with a small
     // overshoot from the velocity it has gathered by then; then it stays.
     Scene sc = scene("box-on-plane", {{"drop", "0"}});
     SimSettings st = sc.settings;
     st.integrator = integ;
+    st.nmdp.form = form;
     st.dt = 0.01;
     Simulator sim(sc.model, st);
     State s = sc.initial;
@@ -191,8 +224,10 @@ TEST(NmdpContact, BoxRestsOnTheGroundAtPenetrationDeltaWithoutDrift) {
     EXPECT_LT(s.u[0].norm(), 1e-3) << integrator_name(integ);
     EXPECT_LT((s.r[0] - mid.r[0]).norm(), 1e-4) << integrator_name(integ);
     EXPECT_LT(s.q[0].angularDistance(mid.q[0]), 1e-4) << integrator_name(integ);
-    std::printf("%s box at rest: penetration %.4f m (delta %.4f), |u| %.2e, drift %.2e m in 1 s\n",
-                integrator_name(integ), pen, delta, s.u[0].norm(), (s.r[0] - mid.r[0]).norm());
+    std::printf(
+        "%s (%s) box at rest: penetration %.4f m (delta %.4f), |u| %.2e, drift %.2e m in 1 s\n",
+        integrator_name(integ), nmdp_form_name(form), pen, delta, s.u[0].norm(),
+        (s.r[0] - mid.r[0]).norm());
   }
 }
 
@@ -220,12 +255,14 @@ TEST(NmdpSettingsCheck, SceneJsonRoundTripsAndRejectsBadNmdpValues) {
   sc.settings.integrator = Integrator::NmdpZo;
   sc.settings.nmdp.delta = 0.002;
   sc.settings.nmdp.directions = 6;
+  sc.settings.nmdp.form = NmdpForm::PositionBased;
   const std::string text = scene_to_json(sc);
   Result<Scene> back = parse_scene_json(text, "mem.json");
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_EQ(back->settings.integrator, Integrator::NmdpZo);
   EXPECT_DOUBLE_EQ(back->settings.nmdp.delta, 0.002);
   EXPECT_EQ(back->settings.nmdp.directions, 6);
+  EXPECT_EQ(back->settings.nmdp.form, NmdpForm::PositionBased);
   std::string bad = text;
   const size_t at = bad.find("\"delta\": 0.002");
   ASSERT_NE(at, std::string::npos);
@@ -233,4 +270,17 @@ TEST(NmdpSettingsCheck, SceneJsonRoundTripsAndRejectsBadNmdpValues) {
   Result<Scene> err = parse_scene_json(bad, "mem.json");
   ASSERT_FALSE(err.ok());
   EXPECT_NE(err.error().message().find("nmdp.delta"), std::string::npos) << err.error().message();
+  std::string bad_form = text;
+  const size_t f = bad_form.find("\"form\": \"pbd\"");
+  ASSERT_NE(f, std::string::npos) << text;
+  bad_form.replace(f, 13, "\"form\": \"lagrange\"");
+  Result<Scene> err2 = parse_scene_json(bad_form, "mem.json");
+  ASSERT_FALSE(err2.ok());
+  const std::string msg = err2.error().message();
+  EXPECT_NE(msg.find("nmdp.form"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("\"pbd\""), std::string::npos) << msg;
+  NmdpForm form;
+  EXPECT_TRUE(parse_nmdp_form("ne", &form));
+  EXPECT_EQ(form, NmdpForm::NewtonEuler);
+  EXPECT_FALSE(parse_nmdp_form("PBD", &form));
 }

@@ -147,7 +147,13 @@ void read_nmdp(const Reader& r, const json& j, const Loc& at, nmdp::NmdpSettings
   std::vector<std::string> keys;
   for (const auto& [k, m] : kNmdpNumbers) keys.push_back(k);
   for (const auto& [k, m] : kNmdpIntegers) keys.push_back(k);
+  keys.push_back("form");
   r.keys(j, at, keys);
+  if (const json* v = Reader::get(j, "form")) {
+    const std::string name = r.string(*v, at.key("form"));
+    if (!nmdp::parse_nmdp_form(name, &s.form))
+      r.fail(at.key("form"), "\"ne\" or \"pbd\"", "\"" + name + "\"");
+  }
   for (const auto& [k, m] : kNmdpNumbers)
     if (const json* v = Reader::get(j, k)) s.*m = r.number(*v, at.key(k), Range::Any);
   for (const auto& [k, m] : kNmdpIntegers)
@@ -229,6 +235,7 @@ ojson write_settings(const SimSettings& s) {
     write_fields(sf[key], kImpedanceFields, d.softening.*member);
   if (is_nmdp(s.integrator)) {  // only then, so that other scenes' files are unchanged
     ojson& n = o["nmdp"];
+    n["form"] = nmdp::nmdp_form_name(s.nmdp.form);
     for (const auto& [k, m] : kNmdpNumbers) n[k] = s.nmdp.*m;
     for (const auto& [k, m] : kNmdpIntegers) n[k] = s.nmdp.*m;
   }

@@ -20,6 +20,21 @@ bool finite_positive(double x) {
 
 }  // namespace
 
+const char* nmdp_form_name(NmdpForm f) {
+  return f == NmdpForm::PositionBased ? "pbd" : "ne";
+}
+
+bool parse_nmdp_form(const std::string& name, NmdpForm* f) {
+  if (name == "ne") {
+    *f = NmdpForm::NewtonEuler;
+  } else if (name == "pbd") {
+    *f = NmdpForm::PositionBased;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 std::optional<Error> validate(const NmdpSettings& s) {
   if (!std::isfinite(s.k) || s.k < 0.0) return bad("k", "a finite number >= 0 (0: automatic)", s.k);
   if (!finite_positive(s.delta)) return bad("delta", "a finite number > 0 [m]", s.delta);

@@ -1,7 +1,9 @@
 #pragma once
 // Settings of the NMDP integrators (Pan & Hauser 2021): `mdp` (the forward-Euler NE-MDP
 // baseline), `nmdp` (backward Euler solved by first-order PGM, Alg. 1-2) and `nmdp-zo` (the
-// zeroth-order PGM, eq. 10-11). docs/integrators.md explains each field.
+// zeroth-order PGM, eq. 10-11), each in the Newton-Euler or the position-based form.
+// docs/integrators.md explains each field.
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -9,7 +11,17 @@
 
 namespace moreau::nmdp {
 
+// The form of G in problem (6) (Pan & Hauser 2021): Newton-Euler, G = H theta_ddot + C - ...
+// (eq. 1-2), or position-based, G = grad I_alpha - ... with K the integral of eq. 12 (eq. 4).
+enum class NmdpForm : uint8_t { NewtonEuler, PositionBased };
+
+// "ne" / "pbd"; parse returns false on an unknown name.
+const char* nmdp_form_name(NmdpForm f);
+bool parse_nmdp_form(const std::string& name, NmdpForm* f);
+
 struct NmdpSettings {
+  // Form of nmdp and nmdp-zo (mdp is always the explicit Newton-Euler baseline).
+  NmdpForm form = NmdpForm::NewtonEuler;
   // Contact stiffness k of the smooth polytope v_x^i = k d^3 (n + mu t^i) (Remark 6) [N/m^3].
   // 0: chosen from the model, k = m g / (expected_contacts delta^3), so that expected_contacts
   // contacts carry the total weight m g at penetration delta (the paper gives no value).

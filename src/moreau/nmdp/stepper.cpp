@@ -63,6 +63,8 @@ Stepper::Stepper(const Model& model, Tree tree, const NmdpSettings& settings)
       dof_index_[sg.offset + i] = i;
       dof_angular_[sg.offset + i] = sg.prims[i].revolute;
     }
+  sigma_.resize(model.num_bodies());
+  for (int b = 0; b < model.num_bodies(); ++b) sigma_[b] = second_moment(model.bodies()[b]);
 }
 
 void Stepper::begin(Method method, const State& s, const std::vector<Contact>& contacts) {
@@ -81,6 +83,13 @@ void Stepper::set_substep(const VecX& theta_minus, const VecX& qd_minus, double 
   qd_m_ = qd_minus;
   h_ = h;
   t_new_ = t_new;
+  if (settings_.form == NmdpForm::PositionBased) {
+    theta_mm_ = theta_m_ - h_ * qd_m_;
+    forward_kinematics<double>(tree_, theta_m_, kin_m_);
+    forward_kinematics<double>(tree_, theta_mm_, kin_mm_);
+    affine_targets(kin_m_, kin_mm_, 1.0, inertial_);  // 2 X(theta_-) - X(theta_--)
+    affine_targets(kin_m_, kin_mm_, 0.0, kinetic_);   // X(theta_-)
+  }
 }
 
 // The joint force of DoF i at the new state (q, qd): moreau's actuator and damping law
@@ -129,7 +138,8 @@ T Stepper::actuation(int i, const T& q, const T& qd) const {
 }
 
 // G_alpha of (6) with theta_dot, theta_ddot from (2) (over the sub-step length h, see
-// docs/integrators.md): ID(theta, qd, qdd) - sum_x J_x^T v_x w_x - tau.
+// docs/integrators.md): ID(theta, qd, qdd) - sum_x J_x^T v_x w_x - tau; or in the position-based
+// form (eq. 12) grad I_alpha(theta) - sum_x J_x^T v_x w_x - tau with gravity's potential in I.
 template <class T>
 void Stepper::generalized_residual(const VX<T>& theta, const VecX& w, bool frozen, VX<T>& G) {
   const int n = tree_.dofs();
@@ -142,7 +152,10 @@ void Stepper::generalized_residual(const VX<T>& theta, const VecX& w, bool froze
   }
   std::vector<V6<T>> f(model_->num_bodies(), V6<T>::Zero());
   if (w.size() > 0) contacts_.add_forces<T>(kin, w, frozen, f);
-  inverse_dynamics<T>(tree_, kin, qd, qdd, f, G);
+  if (settings_.form == NmdpForm::PositionBased)
+    pbd_gradient<T>(tree_, kin, sigma_, inertial_, 1.0 / (h_ * h_), model_->gravity(), f, G);
+  else
+    inverse_dynamics<T>(tree_, kin, qd, qdd, f, G);
   for (int i = 0; i < n; ++i)
     if (dof_joint_[i] != nullptr) G[i] -= actuation<T>(i, theta[i], qd[i]);
 }
@@ -187,6 +200,16 @@ void Stepper::weight_jacobian(const VecX& theta, MatX& B) {
 
 double Stepper::kinetic(const VecX& theta, VecX* grad) {
   const int n = tree_.dofs();
+  if (settings_.form == NmdpForm::PositionBased) {
+    Kinematics<double> kin;
+    forward_kinematics<double>(tree_, theta, kin);
+    const double s = 1.0 / (h_ * h_);
+    if (grad != nullptr) {
+      const std::vector<V6<double>> none(model_->num_bodies(), V6<double>::Zero());
+      pbd_gradient<double>(tree_, kin, sigma_, kinetic_, s, Vec3::Zero(), none, *grad);
+    }
+    return s * pbd_energy<double>(tree_, kin, sigma_, kinetic_);
+  }
   if (grad == nullptr) {
     Kinematics<double> kin;
     forward_kinematics<double>(tree_, theta, kin);
@@ -249,7 +272,8 @@ bool Stepper::pgm(bool zeroth_order, VecX& theta, VecX& w) {
   double gamma = settings_.gamma0;
   for (int it = 0; it < settings_.max_outer; ++it) {
     ++stats_.outer;
-    // QP (8)/(10): P = dG/dtheta^-1 dG/dw, Hessian of K by its dominant term H / h^2.
+    // QP (8)/(10): P = dG/dtheta^-1 dG/dw, Hessian of K by its dominant term H / h^2 (in both
+    // forms: integral rho J^T J dx / h^2 = H / h^2 for the position-based K).
     residual(theta, w, G, &J, zeroth_order);
     weight_jacobian(theta, B);
     Eigen::FullPivLU<MatX> lu(J);

@@ -4,11 +4,14 @@
 //   Nmdp   backward Euler, problem (6) solved by first-order PGM (Alg. 1: QP (8), projection (9))
 //          inside the adaptive step halving of Alg. 2.
 //   NmdpZo the same with the zeroth-order Jacobian (eq. 10-11): v_x's theta-derivative dropped.
+// Nmdp and NmdpZo take G and K in the Newton-Euler form (eq. 1-2, (6)) or the position-based
+// form (eq. 4, 12; pbd.hpp), NmdpSettings::form; Mdp is always Newton-Euler.
 // Readings of the paper's open points are listed in docs/integrators.md.
 #include <string>
 #include <vector>
 
 #include "moreau/nmdp/contact_model.hpp"
+#include "moreau/nmdp/pbd.hpp"
 #include "moreau/nmdp/settings.hpp"
 #include "moreau/nmdp/simplex_qp.hpp"
 
@@ -42,20 +45,24 @@ class Stepper {
   const Tree& tree() const { return tree_; }
   const ContactModel& contacts() const { return contacts_; }
   double stiffness() const { return k_; }
+  NmdpForm form() const { return settings_.form; }
 
   // ---- The pieces of a step (public for the tests) ----
   // Starts a step at s: charts, theta_-, theta_dot_-, contacts (with the zeta offset for ZO).
   void begin(Method method, const State& s, const std::vector<Contact>& contacts);
-  // Sets the sub-step: theta_-, theta_dot_-, its length h and its end time t_new.
+  // Sets the sub-step: theta_-, theta_dot_-, its length h and its end time t_new. The
+  // position-based form takes theta_-- = theta_- - h theta_dot_- (one sub-step back).
   void set_substep(const VecX& theta_minus, const VecX& qd_minus, double h, double t_new);
   const VecX& theta_minus() const { return theta_m_; }
   const VecX& qd_minus() const { return qd_m_; }
-  // G_alpha(theta, w) of (6) and, when J != nullptr, dG/dtheta (exact, or zeroth-order: the
-  // dv/dtheta term dropped) by forward-mode automatic differentiation.
+  // G_alpha(theta, w) of (6) (or of eq. 12 in the position-based form) and, when J != nullptr,
+  // dG/dtheta (exact, or zeroth-order: the dv/dtheta term dropped) by forward-mode automatic
+  // differentiation.
   void residual(const VecX& theta, const VecX& w, VecX& G, MatX* J, bool zeroth_order);
   // dG/dw = -[J_x^T v_x^i] (one column per weight) at theta.
   void weight_jacobian(const VecX& theta, MatX& B);
-  // K(theta) = 1/2 theta_dot^T H theta_dot, and its gradient when grad != nullptr.
+  // K(theta) = 1/2 theta_dot^T H theta_dot (position-based: integral rho |X(theta) -
+  // X(theta_-)|^2 / (2 h^2)), and its gradient when grad != nullptr.
   double kinetic(const VecX& theta, VecX* grad);
   // The joint-space mass matrix at theta.
   void mass(const VecX& theta, MatX& H);
@@ -88,6 +95,12 @@ class Stepper {
   std::vector<int> groups_;
   SimplexQp qp_;
   VecX theta_m_, qd_m_;
+  // Position-based form: per-body second moments, the targets of I_alpha and K (pbd.hpp) and
+  // the kinematics at theta_- and theta_-- they come from.
+  std::vector<Mat3> sigma_;
+  AffineTargets inertial_, kinetic_;
+  Kinematics<double> kin_m_, kin_mm_;
+  VecX theta_mm_;
   double h_ = 0.0, t_new_ = 0.0, tol_ = 0.0;
   StepStats stats_;
   std::string error_;
