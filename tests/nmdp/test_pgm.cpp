@@ -283,4 +283,11 @@ TEST(NmdpSettingsCheck, SceneJsonRoundTripsAndRejectsBadNmdpValues) {
   EXPECT_TRUE(parse_nmdp_form("ne", &form));
   EXPECT_EQ(form, NmdpForm::NewtonEuler);
   EXPECT_FALSE(parse_nmdp_form("PBD", &form));
+  // mdp is forward Euler: the position-based form is refused, not ignored.
+  sc.settings.integrator = Integrator::Mdp;
+  Result<Scene> err3 = parse_scene_json(scene_to_json(sc), "mem.json");
+  ASSERT_FALSE(err3.ok());
+  EXPECT_NE(err3.error().message().find("nmdp.form: expected \"ne\" with integrator mdp"),
+            std::string::npos)
+      << err3.error().message();
 }

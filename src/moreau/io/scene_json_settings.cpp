@@ -206,6 +206,11 @@ SimSettings read_settings(const Reader& r, const json& j, const Loc& at) {
   if (const json* v = Reader::get(j, "softening"))
     read_softening(r, *v, at.key("softening"), s.dynamics.softening);
   if (const json* v = Reader::get(j, "nmdp")) read_nmdp(r, *v, at.key("nmdp"), s.nmdp);
+  if (s.integrator == Integrator::Mdp && s.nmdp.form == nmdp::NmdpForm::PositionBased)
+    r.fail(at.key("nmdp").key("form"),
+           "\"ne\" with integrator mdp (forward Euler: the position-based form is for nmdp and "
+           "nmdp-zo)",
+           "\"pbd\"");
   return s;
 }
 
