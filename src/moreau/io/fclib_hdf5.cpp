@@ -120,13 +120,14 @@ struct Reader {
       if (H5Lexists(file, name.substr(0, pos).c_str(), H5P_DEFAULT) <= 0) return false;
     return H5Lexists(file, name.c_str(), H5P_DEFAULT) > 0;
   }
-  // The most bytes of values the file may declare: 256 times its size (compression of real
-  // numbers does not reach that) plus 16 MiB.
-  hsize_t max_bytes() const {
+  hsize_t file_size() const {
     hsize_t size = 0;
     H5Fget_filesize(file, &size);
-    return 256 * size + (hsize_t{16} << 20);
+    return size;
   }
+  // The most bytes of values a file of this size may declare: 256 times its size (compression
+  // of real numbers does not reach that) plus 16 MiB.
+  static hsize_t max_bytes(hsize_t file_size) { return 256 * file_size + (hsize_t{16} << 20); }
   Error err(const std::string& ds, const std::string& expected, const std::string& got) const {
     return Error{path, 0, "dataset " + ds, expected, got};
   }
@@ -147,14 +148,14 @@ struct Reader {
     std::vector<hsize_t> dd(rank);
     H5Sget_simple_extent_dims(sp.id, dd.data(), nullptr);
     // The declared extent is checked before anything is allocated (max_bytes).
-    hsize_t count = 1, file_size = 0;
+    hsize_t count = 1;
+    const hsize_t file_size = this->file_size();
     bool too_large = false;
     for (hsize_t x : dd) {
       if (x != 0 && count > std::numeric_limits<hsize_t>::max() / x) too_large = true;
       count *= x;
     }
-    H5Fget_filesize(file, &file_size);
-    if (too_large || count > max_bytes() / sizeof(T))
+    if (too_large || count > max_bytes(file_size) / sizeof(T))
       return err(ds, "an extent the file can hold (" + std::to_string(file_size) + " bytes)",
                  too_large ? std::string("an extent overflowing 64 bits")
                            : std::to_string(count) + " entries");
@@ -259,7 +260,7 @@ Result<Eigen::SparseMatrix<double> > Reader::matrix(const std::string& g) const 
     return err(g + "/m, n", "sizes >= 0", std::to_string(*m) + ", " + std::to_string(*n));
   // Rows and columns index values the file stores (q has m of them): bounded like a dataset's
   // extent, before the matrix allocates its column starts.
-  const hsize_t most = max_bytes() / sizeof(double);
+  const hsize_t most = max_bytes(file_size()) / sizeof(double);
   if (static_cast<hsize_t>(*m) > most || static_cast<hsize_t>(*n) > most)
     return err(g + "/m, n", "at most " + std::to_string(most) + " rows and columns (file size)",
                std::to_string(*m) + ", " + std::to_string(*n));
