@@ -305,8 +305,9 @@ TEST(BenchExperiments, SapClutterMeetsItsTolerance) {
 
 // nmdp-stability, quick: dt = 20 and 50 ms, 0.2 s of each gait with every integrator. The table
 // and the summary carry every key and every integrator; the values are finite. The Pan & Hauser
-// integrators (mdp: forward Euler, one QP per step; nmdp: backward Euler with PGM, Alg. 1-2) keep
-// the quadruped upright and standing at both steps, and agree on the torso's height.
+// integrators (mdp: forward Euler, one QP per step; nmdp: backward Euler with PGM, Alg. 1-2, in
+// the Newton-Euler and the position-based form) keep the quadruped upright and standing at both
+// steps, and agree on the torso's height.
 TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
   const ExperimentResult r = nmdp_stability(kQuick);
   const Table& t = table(r, "nmdp-stability");
@@ -314,8 +315,8 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
   for (const char* c : {"integrator", "gait", "dt", "diverged", "t_end", "tilt_max_deg",
                         "jump_peak_mean", "walk_distance", "outer_mean", "alpha_cuts"})
     EXPECT_GE(t.col(c), 0) << c;
-  ASSERT_EQ(t.rows.size(), 16u);  // 2 gaits x 4 integrators x 2 dts
-  for (const char* integrator : {"mdp", "nmdp", "nmdp-zo", "euler"}) {
+  ASSERT_EQ(t.rows.size(), 24u);  // 2 gaits x 6 integrators x 2 dts
+  for (const char* integrator : {"mdp", "nmdp", "nmdp-zo", "nmdp-pbd", "nmdp-zo-pbd", "euler"}) {
     const std::string n = integrator;
     EXPECT_EQ(t.where({{"integrator", n}}).size(), 4u) << n;
     for (const char* key : {".jump_height_std_across_dt", ".walk_distance_std_across_dt",
@@ -338,7 +339,7 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
         series.where({{"integrator", integrator}, {"gait", gait}, {"dt", dt}});
     return rows.empty() ? std::nan("") : series.num(rows.back(), "height");
   };
-  for (const char* integrator : {"mdp", "nmdp"})
+  for (const char* integrator : {"mdp", "nmdp", "nmdp-pbd"})
     for (size_t i : t.where({{"integrator", integrator}})) {
       const std::string gait = t.str(i, "gait"), dt = t.str(i, "dt");
       SCOPED_TRACE(std::string(integrator) + " " + gait + " dt " + dt);
@@ -356,7 +357,7 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
       EXPECT_TRUE(std::string(integrator) != "mdp" || t.num(i, "outer_mean") == 1.0);
     }
   for (const auto& [key, dts] : r.summary_lists)
-    if (key == "mdp.diverged_dts" || key == "nmdp.diverged_dts") {
+    if (key == "mdp.diverged_dts" || key == "nmdp.diverged_dts" || key == "nmdp-pbd.diverged_dts") {
       EXPECT_TRUE(dts.empty()) << key;
     }
   EXPECT_TRUE(std::isnan(t.num(t.where({{"integrator", "euler"}}).front(), "outer_mean")));

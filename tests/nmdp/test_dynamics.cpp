@@ -44,16 +44,6 @@ MatX mass_of(const Tree& t, const VecX& q) {
 
 }  // namespace
 
-TEST(NmdpTree, RefusesClosedLoopsNamingModelAndJoint) {
-  const Scene sc = scene("fourbar-fixed");
-  Result<Tree> t = Tree::build(sc.model);
-  ASSERT_FALSE(t.ok());
-  const std::string msg = t.error().message();
-  EXPECT_NE(msg.find("model 'fourbar-fixed'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("closed loop"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("joint '"), std::string::npos) << msg;
-}
-
 TEST(NmdpTree, CoordinatesRoundTripThroughTheState) {
   // Quadruped (free root + 12 hinges) and nunchuk (free bodies and their joints): State -> theta
   // -> State reproduces poses and twists (the charts restart at the new orientation).

@@ -1,7 +1,8 @@
 // Experiment `nmdp-stability`: Pan & Hauser 2021 (Sec. V) claim that NE-NMDP stays stable for
 // time steps of 5-50 ms on a legged robot where NE-MDP (forward Euler) does not. The suite's
 // quadruped with the keyframed `jump` and `walk` gaits (stable PD servos) runs with mdp, nmdp,
-// nmdp-zo and semi-implicit Euler (the scene's admm-ncp-sa) over dt = 5 ... 50 ms; a run diverges
+// nmdp-zo, their position-based forms nmdp-pbd and nmdp-zo-pbd (Pan & Hauser 2021, eq. 12) and
+// semi-implicit Euler (the scene's admm-ncp-sa) over dt = 5 ... 50 ms; a run diverges
 // when a step fails, the state is not finite or the torso falls (docs/benchmark-experiments.md).
 #include <algorithm>
 #include <cmath>
@@ -57,7 +58,14 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
   run.gait = gait;
   run.dt = dt;
   SimSettings st = sc.settings;
-  parse_integrator(integrator, &st.integrator);
+  // "nmdp-pbd" and "nmdp-zo-pbd": the position-based form (nmdp.form = pbd) of nmdp and nmdp-zo.
+  std::string name = integrator;
+  const std::string pbd = "-pbd";
+  if (name.size() > pbd.size() && name.compare(name.size() - pbd.size(), pbd.size(), pbd) == 0) {
+    name.resize(name.size() - pbd.size());
+    st.nmdp.form = nmdp::NmdpForm::PositionBased;
+  }
+  parse_integrator(name, &st.integrator);
   st.dt = dt;
   Simulator sim(sc.model, st);
   State s = sc.initial;
@@ -128,7 +136,7 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
   const std::vector<double> dts = o.quick
                                       ? std::vector<double>{0.02, 0.05}
                                       : std::vector<double>{0.005, 0.007, 0.01, 0.02, 0.03, 0.05};
-  const char* integrators[] = {"mdp", "nmdp", "nmdp-zo", "euler"};
+  const char* integrators[] = {"mdp", "nmdp", "nmdp-zo", "nmdp-pbd", "nmdp-zo-pbd", "euler"};
   Table t{"nmdp-stability",
           {"integrator", "gait", "dt", "diverged", "t_end", "reason", "tilt_max_deg",
            "jump_peak_mean", "jump_peak_std", "walk_distance", "outer_mean", "alpha_cuts"},
@@ -144,8 +152,8 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
     }
     for (const char* integrator : integrators)
       for (double dt : dts) {
-        if (!o.full && !o.quick && std::string(integrator) == "nmdp-zo" && dt != 0.02 && dt != 0.05)
-          continue;
+        const bool zo = std::string(integrator).rfind("nmdp-zo", 0) == 0;
+        if (!o.full && !o.quick && zo && dt != 0.02 && dt != 0.05) continue;
         const StabilityRun r = run_one(*sc, gait, integrator, dt, duration, series);
         t.add({r.integrator, r.gait, r.dt, r.diverged ? "yes" : "no", r.t_end, r.reason, r.tilt_max,
                r.jump_peak_mean, r.jump_peak_std, r.walk_distance, r.outer_mean, r.alpha_cuts});
@@ -154,7 +162,8 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
   }
   res.headlines.push_back(
       "quadruped, " + number_text(duration) + " s per run" +
-      (o.full || o.quick ? std::string() : "; nmdp-zo only at dt = 20, 50 ms (--full: all dts)"));
+      (o.full || o.quick ? std::string()
+                         : "; nmdp-zo and nmdp-zo-pbd only at dt = 20, 50 ms (--full: all dts)"));
   for (const char* integrator : integrators) {
     const std::string name = integrator;
     std::vector<double> diverged_dts, jump, walk;

@@ -132,6 +132,7 @@ constexpr std::pair<const char*, double nmdp::NmdpSettings::*> kNmdpNumbers[] = 
     {"delta", &nmdp::NmdpSettings::delta},
     {"zeta", &nmdp::NmdpSettings::zeta},
     {"tol_G", &nmdp::NmdpSettings::tol_G},
+    {"tol_loop", &nmdp::NmdpSettings::tol_loop},
     {"epsilon", &nmdp::NmdpSettings::epsilon},
     {"eta", &nmdp::NmdpSettings::eta},
     {"gamma0", &nmdp::NmdpSettings::gamma0},

@@ -44,6 +44,7 @@ std::optional<Error> validate(const NmdpSettings& s) {
     return bad("directions", "an integer in [3, 64]", s.directions);
   if (!std::isfinite(s.zeta) || s.zeta < 0.0) return bad("zeta", "a finite number >= 0", s.zeta);
   if (!finite_positive(s.tol_G)) return bad("tol_G", "a finite number > 0", s.tol_G);
+  if (!finite_positive(s.tol_loop)) return bad("tol_loop", "a finite number > 0", s.tol_loop);
   if (!finite_positive(s.epsilon)) return bad("epsilon", "a finite number > 0", s.epsilon);
   if (!std::isfinite(s.eta) || s.eta <= 1.0) return bad("eta", "a finite number > 1", s.eta);
   if (!finite_positive(s.gamma0)) return bad("gamma0", "a finite number > 0", s.gamma0);

@@ -34,6 +34,7 @@ struct NmdpSettings {
   // zeta to d^3 without units). Applied to nmdp-zo only; 0 switches it off.
   double zeta = 1e-3;
   double tol_G = 1e-8;      // projection stops when |G|_inf <= tol_G max(1, |tau|_inf) [N, N m]
+  double tol_loop = 1e-10;  // projection stops when also |c|_inf <= tol_loop (loops) [m, rad]
   double epsilon = 1e-6;    // PGM stops when |theta^k - theta^{k-1}|_inf < epsilon (Alg. 1 l. 13)
   double eta = 1.5;         // gamma growth/shrink factor, > 1 (Alg. 1)
   double gamma0 = 1.0;      // initial gamma of the proximal term |dw|^2 / gamma in QP (8), > 0

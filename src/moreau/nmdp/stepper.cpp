@@ -2,11 +2,14 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
 #include <unsupported/Eigen/AutoDiff>
+
+#include "moreau/nmdp/loops.hpp"
 
 namespace moreau::nmdp {
 
@@ -32,9 +35,23 @@ Result<Stepper> Stepper::create(const Model& model, const NmdpSettings& settings
   if (auto e = validate(settings)) return *e;
   Result<Tree> tree = Tree::build(model);
   if (!tree) return tree.error();
-  if (tree->dofs() > kMaxDofs)
-    return model_error(model, "", "at most " + std::to_string(kMaxDofs) + " coordinates (nmdp)",
-                       std::to_string(tree->dofs()));
+  if (tree->dofs() + tree->loop_rows() > kMaxDofs)
+    return model_error(model, "",
+                       "at most " + std::to_string(kMaxDofs) + " coordinates and loop rows (nmdp)",
+                       std::to_string(tree->dofs()) + " coordinates and " +
+                           std::to_string(tree->loop_rows()) + " loop rows");
+  for (int j : tree->loops()) {
+    const Joint& J = model.joints()[j];
+    for (int k = 0; k < J.dofs(); ++k)
+      if (J.actuators[k].mode != ActuationMode::Passive || J.damping[k] != 0.0)
+        return model_error(model, "joint '" + J.name + "'",
+                           "a passive joint where it closes a loop (the nmdp integrators close "
+                           "loops by constraints: its coordinates are not tree coordinates)",
+                           std::string("DoF ") + std::to_string(k) + " " +
+                               (J.actuators[k].mode != ActuationMode::Passive
+                                    ? actuation_mode_name(J.actuators[k].mode)
+                                    : "damped"));
+  }
   for (const Segment& sg : tree->segments()) {
     if (sg.joint < 0 || sg.chart_at < 0) continue;
     const Joint& j = model.joints()[sg.joint];
@@ -63,6 +80,8 @@ Stepper::Stepper(const Model& model, Tree tree, const NmdpSettings& settings)
       dof_index_[sg.offset + i] = i;
       dof_angular_[sg.offset + i] = sg.prims[i].revolute;
     }
+  active_.assign(tree_.loop_rows(), false);
+  lambda_.setZero(tree_.loop_rows());
   sigma_.resize(model.num_bodies());
   for (int b = 0; b < model.num_bodies(); ++b) sigma_[b] = second_moment(model.bodies()[b]);
 }
@@ -76,6 +95,51 @@ void Stepper::begin(Method method, const State& s, const std::vector<Contact>& c
                          : 0.0;
   contacts_.set(contacts, s);
   groups_.assign(contacts_.size(), settings_.directions);
+  // The independent loop rows at theta_-: column-pivoted QR of C^T.
+  active_rows_ = 0;
+  if (tree_.loop_rows() == 0) return;
+  VecX c;
+  MatX C;
+  loop_jacobian(theta_m_, c, C);
+  Eigen::ColPivHouseholderQR<MatX> qr(C.transpose());
+  qr.setThreshold(1e-9);
+  std::vector<bool> active(C.rows(), false);
+  for (int i = 0; i < qr.rank(); ++i) active[qr.colsPermutation().indices()[i]] = true;
+  for (int r = 0; r < C.rows(); ++r)
+    if (!active[r]) lambda_[r] = 0.0;  // no warm start for a row that comes back
+  active_ = active;
+  active_rows_ = static_cast<int>(qr.rank());
+}
+
+void Stepper::loop_jacobian(const VecX& theta, VecX& c, MatX& C) {
+  const int n = tree_.dofs();
+  VX<AD> th(n), ca;
+  for (int i = 0; i < n; ++i) th[i] = AD(theta[i], n, i);
+  Kinematics<AD> kin;
+  forward_kinematics<AD>(tree_, th, kin);
+  loop_residual<AD>(tree_, kin, ca);
+  c.resize(ca.size());
+  C.setZero(ca.size(), n);
+  for (int r = 0; r < ca.size(); ++r) {
+    c[r] = ca[r].value();
+    if (ca[r].derivatives().size() == n) C.row(r) = ca[r].derivatives().transpose();
+  }
+}
+
+VecX Stepper::loop_residual_at(const VecX& theta) {
+  Kinematics<double> kin;
+  forward_kinematics<double>(tree_, theta, kin);
+  VecX c;
+  loop_residual<double>(tree_, kin, c);
+  return c;
+}
+
+double Stepper::merit(const VecX& G) const {
+  const int n = tree_.dofs();
+  double g = G.head(n).lpNorm<Eigen::Infinity>();
+  if (G.size() > n)
+    g = std::max(g, G.tail(G.size() - n).lpNorm<Eigen::Infinity>() * tol_ / settings_.tol_loop);
+  return g;
 }
 
 void Stepper::set_substep(const VecX& theta_minus, const VecX& qd_minus, double h, double t_new) {
@@ -152,12 +216,19 @@ void Stepper::generalized_residual(const VX<T>& theta, const VecX& w, bool froze
   }
   std::vector<V6<T>> f(model_->num_bodies(), V6<T>::Zero());
   if (w.size() > 0) contacts_.add_forces<T>(kin, w, frozen, f);
+  if (active_rows_ > 0) add_loop_forces<T>(tree_, kin, active_, theta.data() + n, f);  // C^T lambda
   if (settings_.form == NmdpForm::PositionBased)
     pbd_gradient<T>(tree_, kin, sigma_, inertial_, 1.0 / (h_ * h_), model_->gravity(), f, G);
   else
     inverse_dynamics<T>(tree_, kin, qd, qdd, f, G);
   for (int i = 0; i < n; ++i)
     if (dof_joint_[i] != nullptr) G[i] -= actuation<T>(i, theta[i], qd[i]);
+  if (active_rows_ == 0) return;
+  VX<T> c;
+  loop_residual<T>(tree_, kin, c);
+  G.conservativeResize(n + active_rows_);
+  for (int r = 0, a = n; r < c.size(); ++r)
+    if (active_[r]) G[a++] = c[r];
 }
 
 void Stepper::residual(const VecX& theta, const VecX& w, VecX& G, MatX* J, bool zeroth_order) {
@@ -165,7 +236,7 @@ void Stepper::residual(const VecX& theta, const VecX& w, VecX& G, MatX* J, bool 
     generalized_residual<double>(theta, w, false, G);
     return;
   }
-  const int n = tree_.dofs();
+  const int n = static_cast<int>(theta.size());
   VX<AD> th(n), g;
   for (int i = 0; i < n; ++i) th[i] = AD(theta[i], n, i);
   generalized_residual<AD>(th, w, zeroth_order, g);
@@ -181,7 +252,7 @@ void Stepper::weight_jacobian(const VecX& theta, MatX& B) {
   const int n = tree_.dofs(), D = contacts_.directions;
   Kinematics<double> kin;
   forward_kinematics<double>(tree_, theta, kin);
-  B.setZero(n, contacts_.weights());
+  B.setZero(theta.size(), contacts_.weights());
   MatX Jx(3, n), Jo(3, n);
   for (int c = 0; c < contacts_.size(); ++c) {
     const PointContact& p = contacts_.points[c];
@@ -198,8 +269,9 @@ void Stepper::weight_jacobian(const VecX& theta, MatX& B) {
   }
 }
 
-double Stepper::kinetic(const VecX& theta, VecX* grad) {
+double Stepper::kinetic(const VecX& z, VecX* grad) {
   const int n = tree_.dofs();
+  const VecX theta = z.head(n);
   if (settings_.form == NmdpForm::PositionBased) {
     Kinematics<double> kin;
     forward_kinematics<double>(tree_, theta, kin);
@@ -241,7 +313,7 @@ bool Stepper::project(VecX& theta, const VecX& w, bool zeroth_order) {
   double prev = kInf;
   for (int it = 0;; ++it) {
     residual(theta, w, G, &J, zeroth_order);
-    const double g = G.lpNorm<Eigen::Infinity>();
+    const double g = merit(G);
     if (!std::isfinite(g)) return false;
     if (g <= tol_) return true;
     // Divergence (Pan & Hauser 2021, Sec. V): |G| does not decrease, or the step cap.
@@ -255,14 +327,19 @@ bool Stepper::project(VecX& theta, const VecX& w, bool zeroth_order) {
 }
 
 bool Stepper::pgm(bool zeroth_order, VecX& theta, VecX& w) {
-  const int m = contacts_.weights();
+  const int m = contacts_.weights(), n = tree_.dofs(), N = unknowns();
   w.setZero(m);
-  VecX G;
-  residual(theta_m_, w, G, nullptr, false);
-  tol_ = settings_.tol_G * std::max(1.0, G.lpNorm<Eigen::Infinity>());
+  VecX G, lambda(N - n);
+  for (int r = 0, a = 0; r < tree_.loop_rows(); ++r)
+    if (active_[r]) lambda[a++] = lambda_[r];
+  VecX z0(N);
+  z0 << theta_m_, lambda;
+  residual(z0, w, G, nullptr, false);
+  tol_ = settings_.tol_G * std::max(1.0, G.head(n).lpNorm<Eigen::Infinity>());
   // Start: the contact-free backward-Euler solution (Alg. 1, l. 2), projected from the explicit
   // prediction theta_- + h theta_dot_- (the paper starts at theta_-; the same manifold point).
-  theta = theta_m_ + h_ * qd_m_;
+  theta.resize(N);
+  theta << theta_m_ + h_ * qd_m_, lambda;
   if (!project(theta, w, zeroth_order)) return false;
   VecX gradK, gradC, wn, cand, c;
   MatX J, B, P, H, Q;
@@ -279,6 +356,7 @@ bool Stepper::pgm(bool zeroth_order, VecX& theta, VecX& w) {
     Eigen::FullPivLU<MatX> lu(J);
     if (!lu.isInvertible()) return false;
     P = lu.solve(B);
+    if (N > n) P = P.topRows(n).eval();  // d theta / d w: the loops' multipliers dropped
     mass(theta, H);
     Q = P.transpose() * (H / (h_ * h_)) * P;
     Q.diagonal().array() += 2.0 / gamma;
@@ -288,7 +366,7 @@ bool Stepper::pgm(bool zeroth_order, VecX& theta, VecX& w) {
     cand = theta;
     const bool ok = project(cand, wn, zeroth_order);
     const double Kc = ok ? kinetic(cand, &gradC) : kInf;
-    const double step = ok ? (cand - theta).lpNorm<Eigen::Infinity>() : kInf;
+    const double step = ok ? (cand - theta).head(n).lpNorm<Eigen::Infinity>() : kInf;
     if (Kc > K) {
       // Reject (Alg. 1, l. 10) with the smaller step gamma / eta: the proximal term |dw|^2 /
       // gamma shrinks the step as gamma decreases. A failed projection counts as a rejection.
@@ -314,6 +392,10 @@ bool Stepper::simulate(bool zeroth_order, const VecX& theta_minus, const VecX& q
   set_substep(theta_minus, qd_minus, h, t0 + h);
   VecX w;
   if (pgm(zeroth_order, theta, w)) {
+    const int n = tree_.dofs();
+    for (int r = 0, a = n; r < tree_.loop_rows(); ++r)
+      if (active_[r]) lambda_[r] = theta[a++];
+    theta.conservativeResize(n);
     qd = (theta - theta_minus) / h;
     ++stats_.substeps;
     stats_.min_step = std::min(stats_.min_step, h);
@@ -353,17 +435,48 @@ bool Stepper::mdp(VecX& theta, VecX& qd) {
     tau0[i] = tau.value();
     if (tau.derivatives().size() == 1) A(i, i) -= h_ * tau.derivatives()[0];
   }
-  Eigen::LDLT<MatX> fac(A);
-  if (fac.info() != Eigen::Success) {
-    error_ = "mdp: the linearized mass matrix is not positive definite";
-    return false;
+  const VecX rhs = H * qd_m_ + h_ * (tau0 - C);
+  VecX qd_free;
+  MatX Y;  // qd(w) = qd_free + Y w
+  MatX B;
+  if (m > 0) weight_jacobian(theta_m_, B);
+  if (active_rows_ == 0) {
+    Eigen::LDLT<MatX> fac(A);
+    if (fac.info() != Eigen::Success) {
+      error_ = "mdp: the linearized mass matrix is not positive definite";
+      return false;
+    }
+    qd_free = fac.solve(rhs);
+    if (m > 0) Y = -h_ * fac.solve(B);
+  } else {
+    // Loops: [A C^T; C 0] (qd, nu) = (rhs, -c(theta_-) / h): the velocity closes the loop's
+    // position error within the step.
+    const int na = active_rows_;
+    VecX c_all, c(na);
+    MatX C_all, Ca(na, n);
+    loop_jacobian(theta_m_, c_all, C_all);
+    for (int r = 0, a = 0; r < C_all.rows(); ++r)
+      if (active_[r]) c[a] = c_all[r], Ca.row(a++) = C_all.row(r);
+    MatX K = MatX::Zero(n + na, n + na);
+    K.topLeftCorner(n, n) = A;
+    K.topRightCorner(n, na) = Ca.transpose();
+    K.bottomLeftCorner(na, n) = Ca;
+    Eigen::FullPivLU<MatX> fac(K);
+    if (!fac.isInvertible()) {
+      error_ = "mdp: the loop-constrained system is singular";
+      return false;
+    }
+    VecX b(n + na);
+    b << rhs, -c / h_;
+    qd_free = fac.solve(b).head(n);
+    if (m > 0) {
+      MatX Bz = MatX::Zero(n + na, m);
+      Bz.topRows(n) = B;
+      Y = -h_ * fac.solve(Bz).topRows(n);
+    }
   }
-  const VecX qd_free = fac.solve(H * qd_m_ + h_ * (tau0 - C));
   qd = qd_free;
   if (m > 0) {
-    MatX B;
-    weight_jacobian(theta_m_, B);
-    const MatX Y = -h_ * fac.solve(B);  // qd(w) = qd_free + Y w
     const MatX Q = Y.transpose() * H * Y;
     const VecX c = Y.transpose() * (H * qd_free);
     VecX w = VecX::Zero(m);

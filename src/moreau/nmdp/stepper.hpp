@@ -6,6 +6,10 @@
 //   NmdpZo the same with the zeroth-order Jacobian (eq. 10-11): v_x's theta-derivative dropped.
 // Nmdp and NmdpZo take G and K in the Newton-Euler form (eq. 1-2, (6)) or the position-based
 // form (eq. 4, 12; pbd.hpp), NmdpSettings::form; Mdp is always Newton-Euler.
+// A model with loops (loops.hpp) is solved for z = (theta, lambda): G grows by the loop rows
+// c(theta) = 0 and their multipliers lambda; Mdp keeps C theta_dot = -c(theta_-) / dt. Loop rows
+// that are dependent at the step's start (a planar loop's out-of-plane rows) are left out for
+// that step; they stay satisfied with the independent ones.
 // Readings of the paper's open points are listed in docs/integrators.md.
 #include <string>
 #include <vector>
@@ -33,8 +37,9 @@ struct StepStats {
 
 class Stepper {
  public:
-  // Fails (naming the model and the reason) when the model has loops, more than kMaxDofs
-  // coordinates or actuated spherical/free rotations, or the settings are out of range.
+  // Fails (naming the model and the reason) on joint sequences, more than kMaxDofs coordinates
+  // and loop rows, actuated spherical/free rotations or actuated loop-closing joints, or settings
+  // out of range.
   static Result<Stepper> create(const Model& model, const NmdpSettings& settings);
   static constexpr int kMaxDofs = 64;
 
@@ -48,7 +53,8 @@ class Stepper {
   NmdpForm form() const { return settings_.form; }
 
   // ---- The pieces of a step (public for the tests) ----
-  // Starts a step at s: charts, theta_-, theta_dot_-, contacts (with the zeta offset for ZO).
+  // Starts a step at s: charts, theta_-, theta_dot_-, contacts (with the zeta offset for ZO),
+  // the independent loop rows.
   void begin(Method method, const State& s, const std::vector<Contact>& contacts);
   // Sets the sub-step: theta_-, theta_dot_-, its length h and its end time t_new. The
   // position-based form takes theta_-- = theta_- - h theta_dot_- (one sub-step back).
@@ -57,12 +63,17 @@ class Stepper {
   const VecX& qd_minus() const { return qd_m_; }
   // G_alpha(theta, w) of (6) (or of eq. 12 in the position-based form) and, when J != nullptr,
   // dG/dtheta (exact, or zeroth-order: the dv/dtheta term dropped) by forward-mode automatic
-  // differentiation.
+  // differentiation. With loops, theta is z = (theta, lambda) (unknowns() entries) and G is
+  // (G - C^T lambda, c(theta)) with the active loop rows.
   void residual(const VecX& theta, const VecX& w, VecX& G, MatX* J, bool zeroth_order);
-  // dG/dw = -[J_x^T v_x^i] (one column per weight) at theta.
+  // dG/dw = -[J_x^T v_x^i] (one column per weight) at theta; zero rows for the loop rows.
   void weight_jacobian(const VecX& theta, MatX& B);
-  // K(theta) = 1/2 theta_dot^T H theta_dot (position-based: integral rho |X(theta) -
-  // X(theta_-)|^2 / (2 h^2)), and its gradient when grad != nullptr.
+  // Coordinates plus active loop rows: the size of z.
+  int unknowns() const { return tree_.dofs() + active_rows_; }
+  // The loop rows kept for this step (begin()).
+  const std::vector<bool>& active_loop_rows() const { return active_; }
+  // K(theta) (theta's first dofs() entries) = 1/2 theta_dot^T H theta_dot (position-based: integral
+  // rho |X(theta) - X(theta_-)|^2 / (2 h^2)), and its gradient when grad != nullptr.
   double kinetic(const VecX& theta, VecX* grad);
   // The joint-space mass matrix at theta.
   void mass(const VecX& theta, MatX& H);
@@ -71,6 +82,8 @@ class Stepper {
   bool project(VecX& theta, const VecX& w, bool zeroth_order);
   // Algorithm 1 on the current sub-step. Returns false when the projection diverged.
   bool pgm(bool zeroth_order, VecX& theta, VecX& w);
+  // The loop residual c(theta) (all loop rows).
+  VecX loop_residual_at(const VecX& theta);
   // |G| tolerance of the current sub-step.
   double tolerance() const { return tol_; }
 
@@ -78,6 +91,10 @@ class Stepper {
   bool simulate(bool zeroth_order, const VecX& theta_minus, const VecX& qd_minus, double h,
                 double t0, VecX& theta, VecX& qd);
   bool mdp(VecX& theta, VecX& qd);
+  // max(|G|_inf / tol, |c|_inf / tol_loop): <= 1 when z solves G = 0.
+  double merit(const VecX& G) const;
+  // c(theta) and C = dc/dtheta (all loop rows) at theta.
+  void loop_jacobian(const VecX& theta, VecX& c, MatX& C);
   template <class T>
   void generalized_residual(const VX<T>& theta, const VecX& w, bool frozen, VX<T>& G);
   template <class T>
@@ -94,6 +111,9 @@ class Stepper {
   std::vector<bool> dof_angular_;
   std::vector<int> groups_;
   SimplexQp qp_;
+  std::vector<bool> active_;  // loop rows kept this step
+  int active_rows_ = 0;
+  VecX lambda_;  // the loop multipliers of the last accepted solve (warm start)
   VecX theta_m_, qd_m_;
   // Position-based form: per-body second moments, the targets of I_alpha and K (pbd.hpp) and
   // the kinematics at theta_- and theta_-- they come from.

@@ -1,11 +1,13 @@
 #include "moreau/nmdp/tree.hpp"
 
 #include <Eigen/Cholesky>
+#include <algorithm>
 #include <cmath>
 #include <deque>
 
 #include "moreau/dynamics/joint_kinematics.hpp"
 #include "moreau/nmdp/dynamics.hpp"
+#include "moreau/nmdp/loops.hpp"
 
 namespace moreau::nmdp {
 
@@ -50,7 +52,9 @@ void primitives(JointType t, std::vector<Primitive>& p, int& chart_at) {
 Error tree_error(const Model& m, const std::string& element, const std::string& got) {
   Error e;
   e.element = "model '" + m.name() + "' " + element;
-  e.expected = "a kinematic tree (the nmdp integrators support no closed loops)";
+  e.expected =
+      "one of the joint types the nmdp integrators take (revolute, prismatic, cylindrical, "
+      "universal, spherical, cartesian, fixed, free)";
   e.got = got;
   return e;
 }
@@ -65,54 +69,58 @@ Result<Tree> Tree::build(const Model& model) {
   for (int j = 0; j < model.num_joints(); ++j) {
     const Joint& J = model.joints()[j];
     if (J.type == JointType::Sequence)
-      return tree_error(model, "joint '" + J.name + "'",
-                        "a joint sequence (the nmdp integrators take the fixed joint types)");
+      return tree_error(model, "joint '" + J.name + "'", "a joint sequence");
     if (parent_joint[J.follower] >= 0)
-      return tree_error(model, "joint '" + J.name + "'",
-                        "a closed loop: body '" + model.bodies()[J.follower].name +
-                            "' is already the follower of joint '" +
-                            model.joints()[parent_joint[J.follower]].name + "'");
-    parent_joint[J.follower] = j;
+      t.loops_.push_back(j);  // the follower already hangs from an earlier joint
+    else
+      parent_joint[J.follower] = j;
   }
-  // Children lists (by base body), then breadth-first from the world.
-  std::vector<std::vector<int>> children(nb + 1);  // [0] = world
-  for (int b = 0; b < nb; ++b) {
-    const int j = parent_joint[b];
-    const int base = j >= 0 ? model.joints()[j].base : -1;
-    children[base + 1].push_back(b);
-  }
-  std::vector<bool> seen(nb, false);
-  std::deque<int> queue(children[0].begin(), children[0].end());
-  for (int b : queue) seen[b] = true;
-  while (!queue.empty()) {
-    const int b = queue.front();
-    queue.pop_front();
-    Segment sg;
-    sg.body = b;
-    const int j = parent_joint[b];
-    if (j >= 0) {
-      const Joint& J = model.joints()[j];
-      sg.joint = j;
-      sg.type = J.type;
-      sg.parent = J.base;
-      sg.pre = J.frame_base;
-      sg.post = J.frame_follower.inverse();
+  // Breadth-first from the world; a cycle that never reaches it is cut at its first body.
+  std::vector<bool> seen;
+  for (;;) {
+    std::vector<std::vector<int>> children(nb + 1);  // [0] = world
+    for (int b = 0; b < nb; ++b) {
+      const int j = parent_joint[b];
+      const int base = j >= 0 ? model.joints()[j].base : -1;
+      children[base + 1].push_back(b);
     }
-    primitives(sg.type, sg.prims, sg.chart_at);
-    sg.dofs = static_cast<int>(sg.prims.size());
-    sg.offset = t.n_;
-    t.n_ += sg.dofs;
-    t.segments_.push_back(sg);
-    for (int c : children[b + 1]) {
-      seen[c] = true;
-      queue.push_back(c);
+    t.segments_.clear();
+    t.n_ = 0;
+    seen.assign(nb, false);
+    std::deque<int> queue(children[0].begin(), children[0].end());
+    for (int b : queue) seen[b] = true;
+    while (!queue.empty()) {
+      const int b = queue.front();
+      queue.pop_front();
+      Segment sg;
+      sg.body = b;
+      const int j = parent_joint[b];
+      if (j >= 0) {
+        const Joint& J = model.joints()[j];
+        sg.joint = j;
+        sg.type = J.type;
+        sg.parent = J.base;
+        sg.pre = J.frame_base;
+        sg.post = J.frame_follower.inverse();
+      }
+      primitives(sg.type, sg.prims, sg.chart_at);
+      sg.dofs = static_cast<int>(sg.prims.size());
+      sg.offset = t.n_;
+      t.n_ += sg.dofs;
+      t.segments_.push_back(sg);
+      for (int c : children[b + 1]) {
+        seen[c] = true;
+        queue.push_back(c);
+      }
     }
+    const auto cut = std::find(seen.begin(), seen.end(), false);
+    if (cut == seen.end()) break;
+    const int b = static_cast<int>(cut - seen.begin());
+    t.loops_.push_back(parent_joint[b]);
+    parent_joint[b] = -1;
   }
-  for (int b = 0; b < nb; ++b)
-    if (!seen[b])
-      return tree_error(model, "joint '" + model.joints()[parent_joint[b]].name + "'",
-                        "a closed loop: a cycle of base/follower relations through body '" +
-                            model.bodies()[b].name + "'");
+  std::sort(t.loops_.begin(), t.loops_.end());
+  for (int j : t.loops_) t.loop_rows_ += nmdp::loop_rows(model.joints()[j].type);
   t.segment_of_body_.assign(nb, -1);
   t.link_of_body_.assign(nb, -1);
   t.parent_dof_.assign(t.n_, -1);

@@ -17,6 +17,11 @@
 // and far from the chart's singularity at +-pi/2 (A5.2) for any step that rotates the joint by
 // less than pi/2. Revolute, prismatic, cylindrical, universal and cartesian coordinates equal
 // moreau's joint values q_j (joint_kinematics.hpp), so actuators act on theta directly.
+//
+// A model with closed loops gets a spanning tree: a joint whose follower is already the follower
+// of an earlier joint closes a loop, and a cycle of base/follower relations that never reaches
+// the world is cut at its lowest-numbered body (which then gets the implicit free joint). The
+// joints left out are loops(); loops.hpp writes them as constraints c(theta) = 0.
 #include <string>
 #include <vector>
 
@@ -47,8 +52,7 @@ struct Segment {
 
 class Tree {
  public:
-  // Fails (naming the model and the joint) on kinematic loops: a body that is the follower of
-  // two joints, or a cycle of base/follower relations.
+  // Fails (naming the model and the joint) on joint sequences.
   static Result<Tree> build(const Model& model);
 
   const Model& model() const { return *model_; }
@@ -60,6 +64,9 @@ class Tree {
   const std::vector<int>& link_of_body() const { return link_of_body_; }
   // Segment index of body b (the segment whose follower it is).
   int segment_of_body(int b) const { return segment_of_body_[b]; }
+  // The joints that close loops (not in the tree), in index order, and their rows in total.
+  const std::vector<int>& loops() const { return loops_; }
+  int loop_rows() const { return loop_rows_; }
   // Chart rotations R0 (one per segment; identity where unused).
   const std::vector<Quat>& charts() const { return charts_; }
 
@@ -72,7 +79,8 @@ class Tree {
 
  private:
   const Model* model_ = nullptr;
-  int n_ = 0;
+  int n_ = 0, loop_rows_ = 0;
+  std::vector<int> loops_;
   std::vector<Segment> segments_;  // topological order: a parent's segment comes first
   std::vector<int> parent_dof_, link_of_body_, segment_of_body_;
   std::vector<Quat> charts_;
