@@ -291,3 +291,31 @@ TEST(NmdpLoops, AnActuatedOrDampedLoopClosingJointIsRefused) {
   EXPECT_NE(msg.find("joint 'ground_hinge'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("closes a loop"), std::string::npos) << msg;
 }
+
+TEST(NmdpLoops, ALoopThatDuplicatesAFixedJointAddsNoRows) {
+  // Two fixed joints from the world to the ground link (as the animatronics mount their torsos):
+  // the second is a loop whose rows do not depend on theta (C = 0 up to rounding). No row of it
+  // is kept, and the four-bar swings as with one anchor (to 1e-12 m).
+  const Scene sc = scene("fourbar-fixed");
+  ModelBuilder mb(sc.model.name());
+  for (const Body& b : sc.model.bodies()) mb.add_body(b);
+  for (const Joint& J : sc.model.joints()) mb.add_joint(J);
+  for (const Geometry& g : sc.model.geometries()) mb.add_geometry(g);
+  Joint twin = sc.model.joints()[0];
+  twin.name = "anchor_twin";
+  mb.add_joint(twin);
+  Result<Model> m = mb.build();
+  ASSERT_TRUE(m.ok()) << m.error().message();
+  Result<Stepper> one = Stepper::create(sc.model, NmdpSettings{});
+  Result<Stepper> two = Stepper::create(*m, NmdpSettings{});
+  ASSERT_TRUE(one.ok() && two.ok());
+  EXPECT_EQ(two->tree().loop_rows(), 11);
+  State s1 = sc.initial, s2 = sc.initial;
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(one->step(Method::Nmdp, s1, {}, 0.01)) << one->error();
+    ASSERT_TRUE(two->step(Method::Nmdp, s2, {}, 0.01)) << two->error();
+    EXPECT_EQ(two->unknowns(), 5);  // 3 coordinates, 2 rows of ground_hinge
+  }
+  for (int b = 0; b < s1.num_bodies(); ++b) EXPECT_LT((s1.r[b] - s2.r[b]).norm(), 1e-12);
+  EXPECT_GT((s1.r[1] - sc.initial.r[1]).norm(), 1e-2);  // it swung
+}

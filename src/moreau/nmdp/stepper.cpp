@@ -97,18 +97,22 @@ void Stepper::begin(Method method, const State& s, const std::vector<Contact>& c
   groups_.assign(contacts_.size(), settings_.directions);
   // The independent loop rows at theta_-: column-pivoted QR of C^T.
   active_rows_ = 0;
-  if (tree_.loop_rows() == 0) return;
+  if (tree_.loop_rows() == 0 || tree_.dofs() == 0) return;
   VecX c;
   MatX C;
   loop_jacobian(theta_m_, c, C);
+  // Pivots below 1e-9 max(1, largest pivot) count as dependent: absolute for rows that do not
+  // depend on theta at all (a loop that duplicates a fixed joint: C = 0 up to rounding).
   Eigen::ColPivHouseholderQR<MatX> qr(C.transpose());
-  qr.setThreshold(1e-9);
+  const double top = qr.maxPivot();
+  if (top > 0.0) qr.setThreshold(1e-9 * std::max(1.0, top) / top);
   std::vector<bool> active(C.rows(), false);
-  for (int i = 0; i < qr.rank(); ++i) active[qr.colsPermutation().indices()[i]] = true;
+  const int rank = top > 0.0 ? static_cast<int>(qr.rank()) : 0;
+  for (int i = 0; i < rank; ++i) active[qr.colsPermutation().indices()[i]] = true;
   for (int r = 0; r < C.rows(); ++r)
     if (!active[r]) lambda_[r] = 0.0;  // no warm start for a row that comes back
   active_ = active;
-  active_rows_ = static_cast<int>(qr.rank());
+  active_rows_ = rank;
 }
 
 void Stepper::loop_jacobian(const VecX& theta, VecX& c, MatX& C) {
