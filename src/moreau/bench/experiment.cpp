@@ -83,7 +83,8 @@ const std::vector<ExperimentInfo>& experiment_list() {
        "SAP on clutter: Newton iterations, e_m, e_mu, static slip, time per step vs objects",
        sap_clutter},
       {"nmdp-stability",
-       "quadruped jump/walk: do mdp, nmdp, nmdp-zo (NE and PBD forms), euler stay upright for dt = "
+       "quadruped jump/walk: do mdp, nmdp, nmdp-zo (NE and PBD forms, two servos), euler stay "
+       "upright for dt = "
        "5 ... 50 ms?",
        nmdp_stability},
   };

@@ -1,9 +1,11 @@
 // Experiment `nmdp-stability`: Pan & Hauser 2021 (Sec. V) claim that NE-NMDP stays stable for
 // time steps of 5-50 ms on a legged robot where NE-MDP (forward Euler) does not. The suite's
 // quadruped with the keyframed `jump` and `walk` gaits (stable PD servos) runs with mdp, nmdp,
-// nmdp-zo, their position-based forms nmdp-pbd and nmdp-zo-pbd (Pan & Hauser 2021, eq. 12) and
-// semi-implicit Euler (the scene's admm-ncp-sa) over dt = 5 ... 50 ms; a run diverges
-// when a step fails, the state is not finite or the torso falls (docs/benchmark-experiments.md).
+// nmdp-zo, their position-based forms nmdp-pbd and nmdp-zo-pbd (Pan & Hauser 2021, eq. 12), all
+// with the paper's servo (stable PD as Tan, Liu & Turk 2011 publish it), mdp-implicit and
+// nmdp-implicit (the servo at the new state, moreau's default) and semi-implicit Euler (the scene's
+// admm-ncp-sa) over dt = 5 ... 50 ms; a run diverges when a step fails, the state is not finite or
+// the torso falls (docs/benchmark-experiments.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -58,13 +60,19 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
   run.gait = gait;
   run.dt = dt;
   SimSettings st = sc.settings;
-  // "nmdp-pbd" and "nmdp-zo-pbd": the position-based form (nmdp.form = pbd) of nmdp and nmdp-zo.
+  // The Pan & Hauser rows run the paper's servo, stable PD as Tan, Liu & Turk publish it
+  // (nmdp.servo = tan); "-implicit" rows moreau's default servo at the new state; "-pbd" rows
+  // the position-based form (nmdp.form = pbd).
   std::string name = integrator;
-  const std::string pbd = "-pbd";
-  if (name.size() > pbd.size() && name.compare(name.size() - pbd.size(), pbd.size(), pbd) == 0) {
-    name.resize(name.size() - pbd.size());
-    st.nmdp.form = nmdp::NmdpForm::PositionBased;
-  }
+  auto strip = [&](const std::string& suffix) {
+    if (name.size() <= suffix.size() ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      return false;
+    name.resize(name.size() - suffix.size());
+    return true;
+  };
+  st.nmdp.servo = strip("-implicit") ? nmdp::ServoForm::Implicit : nmdp::ServoForm::Tan;
+  if (strip("-pbd")) st.nmdp.form = nmdp::NmdpForm::PositionBased;
   parse_integrator(name, &st.integrator);
   st.dt = dt;
   Simulator sim(sc.model, st);
@@ -136,7 +144,8 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
   const std::vector<double> dts = o.quick
                                       ? std::vector<double>{0.02, 0.05}
                                       : std::vector<double>{0.005, 0.007, 0.01, 0.02, 0.03, 0.05};
-  const char* integrators[] = {"mdp", "nmdp", "nmdp-zo", "nmdp-pbd", "nmdp-zo-pbd", "euler"};
+  const char* integrators[] = {"mdp",         "nmdp",         "nmdp-zo",       "nmdp-pbd",
+                               "nmdp-zo-pbd", "mdp-implicit", "nmdp-implicit", "euler"};
   Table t{"nmdp-stability",
           {"integrator", "gait", "dt", "diverged", "t_end", "reason", "tilt_max_deg",
            "jump_peak_mean", "jump_peak_std", "walk_distance", "outer_mean", "alpha_cuts"},

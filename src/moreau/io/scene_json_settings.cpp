@@ -149,11 +149,17 @@ void read_nmdp(const Reader& r, const json& j, const Loc& at, nmdp::NmdpSettings
   for (const auto& [k, m] : kNmdpNumbers) keys.push_back(k);
   for (const auto& [k, m] : kNmdpIntegers) keys.push_back(k);
   keys.push_back("form");
+  keys.push_back("servo");
   r.keys(j, at, keys);
   if (const json* v = Reader::get(j, "form")) {
     const std::string name = r.string(*v, at.key("form"));
     if (!nmdp::parse_nmdp_form(name, &s.form))
       r.fail(at.key("form"), "\"ne\" or \"pbd\"", "\"" + name + "\"");
+  }
+  if (const json* v = Reader::get(j, "servo")) {
+    const std::string name = r.string(*v, at.key("servo"));
+    if (!nmdp::parse_servo_form(name, &s.servo))
+      r.fail(at.key("servo"), "\"implicit\" or \"tan\"", "\"" + name + "\"");
   }
   for (const auto& [k, m] : kNmdpNumbers)
     if (const json* v = Reader::get(j, k)) s.*m = r.number(*v, at.key(k), Range::Any);
@@ -242,6 +248,7 @@ ojson write_settings(const SimSettings& s) {
   if (is_nmdp(s.integrator)) {  // only then, so that other scenes' files are unchanged
     ojson& n = o["nmdp"];
     n["form"] = nmdp::nmdp_form_name(s.nmdp.form);
+    n["servo"] = nmdp::servo_form_name(s.nmdp.servo);
     for (const auto& [k, m] : kNmdpNumbers) n[k] = s.nmdp.*m;
     for (const auto& [k, m] : kNmdpIntegers) n[k] = s.nmdp.*m;
   }

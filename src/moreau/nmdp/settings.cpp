@@ -35,6 +35,21 @@ bool parse_nmdp_form(const std::string& name, NmdpForm* f) {
   return true;
 }
 
+const char* servo_form_name(ServoForm f) {
+  return f == ServoForm::Tan ? "tan" : "implicit";
+}
+
+bool parse_servo_form(const std::string& name, ServoForm* f) {
+  if (name == "implicit") {
+    *f = ServoForm::Implicit;
+  } else if (name == "tan") {
+    *f = ServoForm::Tan;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 std::optional<Error> validate(const NmdpSettings& s) {
   if (!std::isfinite(s.k) || s.k < 0.0) return bad("k", "a finite number >= 0 (0: automatic)", s.k);
   if (!finite_positive(s.delta)) return bad("delta", "a finite number > 0 [m]", s.delta);

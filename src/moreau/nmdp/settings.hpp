@@ -19,9 +19,23 @@ enum class NmdpForm : uint8_t { NewtonEuler, PositionBased };
 const char* nmdp_form_name(NmdpForm f);
 bool parse_nmdp_form(const std::string& name, NmdpForm* f);
 
+// Where a position or stable-PD servo (and damping) is evaluated within a step from
+// (q_n, q_dot_n) to (q, q_dot):
+//   Implicit  tau = kp (q_ref - q) - kd q_dot: both terms at the step's new state.
+//   Tan       tau = kp (q_ref - (q_n + dt q_dot_n)) - kd q_dot: stable PD as Tan, Liu & Turk 2011
+//             publish it (the position predicted with the old velocity, the damping on the new
+//             velocity), the controller of Pan & Hauser 2021 (Sec. VI). Unstable for stiff
+//             gains: on one DoF it needs dt^2 kp < 2 I + dt kd roughly (docs/integrators.md).
+enum class ServoForm : uint8_t { Implicit, Tan };
+// "implicit" / "tan"; parse returns false on an unknown name.
+const char* servo_form_name(ServoForm f);
+bool parse_servo_form(const std::string& name, ServoForm* f);
+
 struct NmdpSettings {
   // Form of nmdp and nmdp-zo (mdp is always the explicit Newton-Euler baseline).
   NmdpForm form = NmdpForm::NewtonEuler;
+  // Discretization of the servos (position and stable-PD actuators) in all three integrators.
+  ServoForm servo = ServoForm::Implicit;
   // Contact stiffness k of the smooth polytope v_x^i = k d^3 (n + mu t^i) (Remark 6) [N/m^3].
   // 0: chosen from the model, k = m g / (expected_contacts delta^3), so that expected_contacts
   // contacts carry the total weight m g at penetration delta (the paper gives no value).

@@ -179,7 +179,7 @@ T Stepper::actuation(int i, const T& q, const T& qd) const {
     case ActuationMode::Force:
       t0 = T(a.force + a.amplitude * std::sin(phase));
       break;
-    // The servo at the new state is stable PD (Tan, Liu & Turk 2011) already: both modes agree.
+    // Position servo and stable PD: one law; where q is taken is ServoForm (servo_position).
     case ActuationMode::Position:
     case ActuationMode::StablePd: {
       const ActuatorReference ref = actuator_reference(a, t_new_);
@@ -205,6 +205,14 @@ T Stepper::actuation(int i, const T& q, const T& qd) const {
   return tau;
 }
 
+// The position a servo sees at the step's new coordinate q (ServoForm): q itself, or Tan, Liu &
+// Turk's prediction q_n + dt q_dot_n from the sub-step's start (a constant).
+template <class T>
+T Stepper::servo_position(int i, const T& q) const {
+  if (settings_.servo == ServoForm::Implicit) return q;
+  return T(theta_m_[i] + h_ * qd_m_[i]);
+}
+
 // G_alpha of (6) with theta_dot, theta_ddot from (2) (over the sub-step length h, see
 // docs/integrators.md): ID(theta, qd, qdd) - sum_x J_x^T v_x w_x - tau; or in the position-based
 // form (eq. 12) grad I_alpha(theta) - sum_x J_x^T v_x w_x - tau with gravity's potential in I.
@@ -226,7 +234,7 @@ void Stepper::generalized_residual(const VX<T>& theta, const VecX& w, bool froze
   else
     inverse_dynamics<T>(tree_, kin, qd, qdd, f, G);
   for (int i = 0; i < n; ++i)
-    if (dof_joint_[i] != nullptr) G[i] -= actuation<T>(i, theta[i], qd[i]);
+    if (dof_joint_[i] != nullptr) G[i] -= actuation<T>(i, servo_position<T>(i, theta[i]), qd[i]);
   if (active_rows_ == 0) return;
   VX<T> c;
   loop_residual<T>(tree_, kin, c);
@@ -435,7 +443,7 @@ bool Stepper::mdp(VecX& theta, VecX& qd) {
   for (int i = 0; i < n; ++i) {
     using AD1 = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
     const AD1 x(0.0, 1, 0);
-    const AD1 tau = actuation<AD1>(i, theta_m_[i] + h_ * x, x);
+    const AD1 tau = actuation<AD1>(i, servo_position<AD1>(i, theta_m_[i] + h_ * x), x);
     tau0[i] = tau.value();
     if (tau.derivatives().size() == 1) A(i, i) -= h_ * tau.derivatives()[0];
   }

@@ -99,6 +99,8 @@ class Stepper {
   void generalized_residual(const VX<T>& theta, const VecX& w, bool frozen, VX<T>& G);
   template <class T>
   T actuation(int dof, const T& q, const T& qd) const;
+  template <class T>
+  T servo_position(int dof, const T& q) const;
 
   Stepper(const Model& model, Tree tree, const NmdpSettings& settings);
   const Model* model_;
