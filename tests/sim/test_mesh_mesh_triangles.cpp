@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "moreau/math/so3.hpp"
 #include "moreau/sim/simulator.hpp"
@@ -29,6 +30,41 @@ std::shared_ptr<MeshData> box_mesh(const Vec3& h) {
     m->triangles.push_back({q[0], q[1], q[2]});
     m->triangles.push_back({q[0], q[2], q[3]});
   }
+  return m;
+}
+
+std::shared_ptr<const MeshData> icosphere(double r, int levels) {
+  auto m = std::make_shared<MeshData>();
+  m->source = "icosphere";
+  const double p = (1.0 + std::sqrt(5.0)) / 2.0;
+  std::vector<Vec3> v = {{-1, p, 0},  {1, p, 0},  {-1, -p, 0}, {1, -p, 0}, {0, -1, p},  {0, 1, p},
+                         {0, -1, -p}, {0, 1, -p}, {p, 0, -1},  {p, 0, 1},  {-p, 0, -1}, {-p, 0, 1}};
+  std::vector<std::array<int, 3>> f = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
+                                       {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
+                                       {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
+                                       {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
+  for (Vec3& x : v) x.normalize();
+  for (int l = 0; l < levels; ++l) {
+    std::map<std::pair<int, int>, int> mid;
+    auto midpoint = [&](int a, int b) {
+      const auto key = std::minmax(a, b);
+      auto it = mid.find(key);
+      if (it != mid.end()) return it->second;
+      v.push_back((v[a] + v[b]).normalized());
+      return mid[key] = static_cast<int>(v.size()) - 1;
+    };
+    std::vector<std::array<int, 3>> g;
+    for (const auto& t : f) {
+      const int a = midpoint(t[0], t[1]), b = midpoint(t[1], t[2]), c = midpoint(t[2], t[0]);
+      g.push_back({t[0], a, c});
+      g.push_back({t[1], b, a});
+      g.push_back({t[2], c, b});
+      g.push_back({a, b, c});
+    }
+    f = g;
+  }
+  for (Vec3& x : v) m->vertices.push_back(r * x);
+  m->triangles = f;
   return m;
 }
 
@@ -255,6 +291,51 @@ TEST(MeshMeshTriangles, CubeFallsIntoAUChannelOnlyWithTriangles) {
     EXPECT_NEAR(s.r[0].y(), -0.03, 1e-4);
     EXPECT_LE(s.u[0].norm(), 1e-3);
   }
+}
+
+// An icosphere (radius 0.1, 320 faces) turned face down and placed on a flat box mesh stays at
+// rest, on the three corners of its lowest face.
+TEST(MeshMeshTriangles, IcosphereRestsOnAFlatBoxMesh) {
+  const std::shared_ptr<const MeshData> ball = icosphere(0.1, 2);
+  Vec3 down = Vec3::UnitZ();
+  for (const auto& t : ball->triangles) {
+    const Vec3 n = (ball->vertices[t[1]] - ball->vertices[t[0]])
+                       .cross(ball->vertices[t[2]] - ball->vertices[t[0]])
+                       .normalized();
+    const Vec3 o = (n.dot(ball->vertices[t[0]]) < 0.0) ? Vec3(-n) : n;  // outward
+    if (o.z() < down.z()) down = o;
+  }
+  const Quat q = Quat::FromTwoVectors(down, -Vec3::UnitZ());
+  double low = 0.0;
+  for (const Vec3& v : ball->vertices) low = std::min(low, (q * v).z());
+  Geometry floor;
+  floor.name = "floor";
+  floor.type = ShapeType::TriangleMesh;
+  floor.mesh = box_mesh(Vec3(5, 5, 0.1));
+  floor.pose.p = Vec3(0, 0, -0.1);
+  Geometry g;
+  g.name = "ball";
+  g.type = ShapeType::TriangleMesh;
+  g.mesh = ball;
+  const Model m = pair_model(floor, g, 1.0, 0.4 * 0.01 * Mat3::Identity());
+  const Vec3 r0(0.3, -0.2, -low);
+  State s = at(m, r0, q);
+  Simulator sim(m, triangles());
+  ASSERT_TRUE(sim.warnings().empty());
+  double vmax = 0.0;
+  while (s.t < 2.0 - 1e-12) {
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    vmax = std::max(vmax, s.u[0].norm());
+  }
+  const double angle = quat_log(s.q[0] * q.conjugate()).norm();
+  std::printf(
+      "icosphere (triangles) 2 s: displacement %.3e m, rotation %.3e rad, max speed "
+      "%.3e m/s, %zu contacts\n",
+      (s.r[0] - r0).norm(), angle, vmax, sim.contacts().size());
+  EXPECT_EQ(sim.contacts().size(), 3u);
+  EXPECT_LE((s.r[0] - r0).norm(), 1e-6);
+  EXPECT_LE(angle, 1e-5);
+  EXPECT_LE(vmax, 1e-3);
 }
 
 TEST(MeshMeshTriangles, OpenMeshFallsBackToTheHullWithAWarning) {
