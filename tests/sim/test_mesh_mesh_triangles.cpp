@@ -359,3 +359,43 @@ TEST(MeshMeshTriangles, OpenMeshFallsBackToTheHullWithAWarning) {
   EXPECT_NEAR(s.r[0].z(), 1.0, 1e-4);
   EXPECT_EQ(sim.contacts().size(), 4u);
 }
+
+// Twelve cubes dropped with random orientations from 0.2-0.5 m above the channel's walls, one
+// at a time: each tumbles between the walls and comes to rest face down on the floor (z = 0.2),
+// some against a wall (two contacts at a corner: floor and wall).
+TEST(MeshMeshTriangles, RandomDropsComeToRestOnTheChannelFloor) {
+  const Channel c;
+  const double h = 0.1;
+  Geometry lower;
+  lower.name = "channel";
+  lower.type = ShapeType::TriangleMesh;
+  lower.mesh = channel_mesh(c);
+  const Model m =
+      pair_model(lower, cube("cube", true, h), 1.0, (4 * h * h / 6.0) * Mat3::Identity());
+  uint64_t state = 99;
+  auto uniform = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(state >> 11) / 9007199254740992.0;
+  };
+  for (int k = 0; k < 12; ++k) {
+    const Vec3 axis = Vec3(uniform() - 0.5, uniform() - 0.5, uniform() - 0.5).normalized();
+    const Quat q(Eigen::AngleAxisd(3.0 * uniform(), axis));
+    const Vec3 r(0.4 * (uniform() - 0.5), 0.6 * (uniform() - 0.5), c.H + 0.2 + 0.3 * uniform());
+    Simulator sim(m, triangles());
+    State s = at(m, r, q);
+    double gmin = 0.0;
+    while (s.t < 2.0 - 1e-12) {
+      ASSERT_TRUE(sim.step(s)) << k << ": " << sim.error();
+      for (const Contact& x : sim.contacts()) gmin = std::min(gmin, x.gap);
+    }
+    const Mat3 Rf = s.q[0].toRotationMatrix();
+    const double face_down = Rf.row(2).cwiseAbs().maxCoeff();  // 1: a face axis vertical
+    std::printf("drop %d: rests at (%.4f %.4f %.6f), speed %.1e, %zu contacts, deepest %.1e m\n", k,
+                s.r[0].x(), s.r[0].y(), s.r[0].z(), s.u[0].norm(), sim.contacts().size(), gmin);
+    EXPECT_NEAR(s.r[0].z(), c.f + h, 1e-6) << k;
+    EXPECT_LE(std::abs(s.r[0].x()), c.b) << k;
+    EXPECT_NEAR(face_down, 1.0, 1e-6) << k;
+    EXPECT_LE(s.u[0].norm(), 1e-6) << k;
+    EXPECT_GE(sim.contacts().size(), 4u) << k;
+  }
+}

@@ -161,6 +161,14 @@ Result<ClosedMesh> make_closed_mesh(const MeshData& mesh, const std::string& nam
     m.neighbors[fill[E.v0]++] = E.v1;
     m.neighbors[fill[E.v1]++] = E.v0;
   }
+  m.corner_start.assign(nv + 1, 0);
+  for (const auto& tr : m.triangles)
+    for (int v : tr) ++m.corner_start[v + 1];
+  for (int v = 0; v < nv; ++v) m.corner_start[v + 1] += m.corner_start[v];
+  m.corner_faces.resize(3 * nt);
+  fill.assign(m.corner_start.begin(), m.corner_start.end() - 1);
+  for (int t = 0; t < nt; ++t)
+    for (int v : m.triangles[t]) m.corner_faces[fill[v]++] = t;
   m.vertex_pseudo.assign(nv, Vec3::Zero());
   for (int t = 0; t < nt; ++t)
     for (int k = 0; k < 3; ++k) {

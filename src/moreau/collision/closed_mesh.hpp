@@ -24,6 +24,7 @@ struct ClosedMesh {
   std::vector<std::array<int, 3>> face_edges;    // edge of (t[0],t[1]), (t[1],t[2]), (t[2],t[0])
   std::vector<Edge> edges;                       // unique undirected edges
   std::vector<int> neighbor_start, neighbors;    // CSR: the vertices joined to each by an edge
+  std::vector<int> corner_start, corner_faces;   // CSR: the triangles at each vertex
   std::vector<int> used;                         // vertices that some triangle references
   std::vector<Vec3> vertex_pseudo, edge_pseudo;  // pseudo-normals (not normalized)
   Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();     // local bounds of the used vertices

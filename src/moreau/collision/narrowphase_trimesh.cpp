@@ -20,6 +20,9 @@ constexpr int kPerVertex = 4;               // at most this many faces per verte
 constexpr double kSupportTol = 1e-7;        // relative slack of the local-support test
 constexpr double kConeTol = 1e-7;           // slack of the edges' normal-cone test
 constexpr double kParallel = 1e-6;          // sine below which two edges count as parallel
+// A feature also faces a face of the other mesh when one of its own faces is within 45 degrees
+// of anti-parallel to it (two nearly parallel faces: the hull path clips one against the other).
+const double kFacing = std::sqrt(0.5);
 
 struct Scratch {
   std::vector<int> tris, edges;
@@ -78,6 +81,8 @@ void vertices_against(const ClosedMesh& m, const Pose& X, const ClosedMesh& o, c
         const Vec3 e = m.vertices[m.neighbors[k]] - m.vertices[v];
         support = e.dot(u) <= kSupportTol * e.norm();
       }
+      for (int k = m.corner_start[v]; k < m.corner_start[v + 1] && !support; ++k)
+        support = m.face_normal[m.corner_faces[k]].dot(u) >= kFacing;
       if (!support) continue;
       s.cand.emplace_back(t, st);
       shallowest = std::max(shallowest, st);
@@ -101,15 +106,20 @@ void vertices_against(const ClosedMesh& m, const Pose& X, const ClosedMesh& o, c
   }
 }
 
-// Edge e = (p0, p1) of one mesh, with normal cone (n0, n1), under the face of normal nf of the
+// Edge e = (p0, p1) of one mesh, with face normals (n0, n1), under the face of normal nf of the
 // other mesh whose boundary edge is (q0, q1), all in one frame: the point of e whose projection
-// along nf lies on the boundary edge (interior to both), when e faces the face (-nf, projected
-// across e, in e's cone). *gap: the point's distance from the face's plane.
+// along nf lies on the boundary edge (interior to both), when e faces the face: -nf, projected
+// across e, in e's normal cone (strict), or one of e's faces within 45 degrees of -nf (relaxed).
+// *gap: the point's distance from the face's plane.
 bool edge_under_face(const Vec3& p0, const Vec3& p1, const Vec3& n0, const Vec3& n1, const Vec3& nf,
-                     const Vec3& q0, const Vec3& q1, Vec3* point, double* gap) {
+                     const Vec3& q0, const Vec3& q1, bool relaxed, Vec3* point, double* gap) {
   const Vec3 d = p1 - p0, db = q1 - q0, unit = d.normalized();
-  const Vec3 u = -nf + nf.dot(unit) * unit;  // -nf across e
-  if (u.squaredNorm() < 1e-12 || !in_cone(u.normalized(), n0, n1)) return false;
+  if (relaxed) {
+    if (std::max(n0.dot(-nf), n1.dot(-nf)) < kFacing) return false;
+  } else {
+    const Vec3 u = -nf + nf.dot(unit) * unit;  // -nf across e
+    if (u.squaredNorm() < 1e-12 || !in_cone(u.normalized(), n0, n1)) return false;
+  }
   const Vec3 sp = nf.cross(db);  // normal of the plane through the boundary edge along nf
   const double den = d.dot(sp);
   if (std::abs(den) <= kParallel * d.norm() * sp.norm()) return false;
@@ -181,14 +191,22 @@ void edges_against(const ClosedMesh& a, const Pose& Xa, const ClosedMesh& b, con
         emit(pa, n, n.dot(pb - pa), eb, 0);
         continue;
       }
+      // At most one edge-face contact per edge pair: the first that qualifies, strict tests
+      // first (a's edge under b's faces, then b's edge over a's).
       Vec3 pt;
       double gap;
-      for (int k = 0; k < 2; ++k) {
-        if (edge_under_face(p0, p1, na[0], na[1], nb[k], q0, q1, &pt, &gap))
-          emit(pt, -nb[k], gap, eb, 1 + k);  // a's edge under b's face
-        if (edge_under_face(q0, q1, nb[0], nb[1], na[k], p0, p1, &pt, &gap))
-          emit(pt - gap * na[k], na[k], gap, eb, 3 + k);  // b's edge over a's face
-      }
+      bool done = false;
+      for (int pass = 0; pass < 2 && !done; ++pass)
+        for (int k = 0; k < 4 && !done; ++k) {
+          if (k < 2 && edge_under_face(p0, p1, na[0], na[1], nb[k], q0, q1, pass, &pt, &gap)) {
+            emit(pt, -nb[k], gap, eb, 1 + k);  // a's edge under b's face
+            done = true;
+          } else if (k >= 2 &&
+                     edge_under_face(q0, q1, nb[0], nb[1], na[k - 2], p0, p1, pass, &pt, &gap)) {
+            emit(pt - gap * na[k - 2], na[k - 2], gap, eb, 1 + k);  // b's edge over a's face
+            done = true;
+          }
+        }
     }
   }
 }
