@@ -1,8 +1,10 @@
 // Triangle-level mesh-mesh contacts between two closed, outward-oriented meshes
 // (docs/collision.md, "Mesh-mesh pairs", collision.mesh_mesh = "triangles"): vertex-face contacts
-// both ways and edge-edge contacts between convex edges whose normal cones admit the edges' common
-// normal. Every normal is a face normal or an edge-edge cross product checked against both edges'
-// normal cones, never the direction between two nearly coincident points.
+// both ways, edge-edge contacts between convex edges whose normal cones admit the edges' common
+// normal, and edge-face contacts where an edge crosses under the boundary of a face it faces (the
+// corners of overlapping faces). Every normal is a face normal or an edge-edge cross product
+// checked against both edges' normal cones, never the direction between two nearly coincident
+// points.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -27,7 +29,7 @@ const double kFacing = std::sqrt(0.5);
 struct Scratch {
   std::vector<int> tris, edges;
   std::vector<std::pair<int, double>> cand;  // (triangle, signed plane distance)
-  std::vector<std::pair<double, int>> by_x;  // A's vertex contacts by point x, for duplicates
+  std::vector<std::pair<double, int>> by_x;  // kept contacts by point x, to find repeats
 };
 
 // u (perpendicular to the edge) lies in the normal cone {a n1 + b n2, a, b >= 0} of a convex edge.
@@ -41,8 +43,9 @@ bool in_cone(const Vec3& u, const Vec3& n1, const Vec3& n2) {
 // Vertices of m (pose X) against the faces of o (pose Xo): contacts with the point on m's vertex,
 // the normal from m to o (minus o's face normal) and the gap the vertex's distance to the face's
 // plane. A face qualifies when the vertex projects into it, lies within (-r, margin) of its plane
-// on the side the signed distance to o says, and is a local support point of m towards the face
-// (no neighbour nearer to it); the faces within `margin` of the shallowest are kept.
+// on the side the signed distance to o says, and faces it: a local support point of m towards the
+// face (no neighbour nearer to it) or a corner of a face of m within 45 degrees of anti-parallel;
+// the faces within `margin` of the shallowest are kept.
 void vertices_against(const ClosedMesh& m, const Pose& X, const ClosedMesh& o, const MeshBvh& ob,
                       const Pose& Xo, double margin, double reach, uint32_t id_base,
                       std::vector<ContactPoint>& out, Scratch& s) {
