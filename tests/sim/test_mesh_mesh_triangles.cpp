@@ -433,3 +433,82 @@ TEST(MeshMeshTriangles, StackOfThreeCubesStands) {
     EXPECT_EQ(sim.contacts().size(), 12u);
   }
 }
+
+// A hemispherical bowl (lower half of a shell, outer radius Ro, inner Ri, rim at z = 0), closed:
+// outer and inner surfaces as latitude rings (n rings, m segments) with a pole each, joined by a
+// ring of quads at the rim.
+std::shared_ptr<const MeshData> bowl_mesh(double Ro, double Ri, int n, int m) {
+  auto mesh = std::make_shared<MeshData>();
+  mesh->source = "bowl";
+  auto& v = mesh->vertices;
+  auto& t = mesh->triangles;
+  for (const double R : {Ro, Ri}) {
+    for (int k = 0; k < n; ++k) {
+      const double phi = 0.5 * M_PI + 0.5 * M_PI * k / n;  // from the rim (z = 0) down
+      for (int j = 0; j < m; ++j) {
+        const double th = 2 * M_PI * j / m;
+        v.push_back(
+            R * Vec3(std::sin(phi) * std::cos(th), std::sin(phi) * std::sin(th), std::cos(phi)));
+      }
+    }
+    v.push_back(Vec3(0, 0, -R));
+  }
+  const int shell = n * m + 1;  // vertices per surface
+  for (int s = 0; s < 2; ++s) {
+    const int o = s * shell, pole = o + n * m;
+    for (int k = 0; k + 1 < n; ++k)
+      for (int j = 0; j < m; ++j) {
+        const int a = o + k * m + j, b = o + k * m + (j + 1) % m, c = a + m, d = b + m;
+        t.push_back({a, b, d});
+        t.push_back({a, d, c});
+      }
+    for (int j = 0; j < m; ++j)
+      t.push_back({o + (n - 1) * m + j, o + (n - 1) * m + (j + 1) % m, pole});
+  }
+  for (int j = 0; j < m; ++j) {
+    const int a = j, b = (j + 1) % m, c = shell + j, d = shell + (j + 1) % m;
+    t.push_back({a, b, d});
+    t.push_back({a, d, c});
+  }
+  return mesh;
+}
+
+// An icosphere (radius 0.1) dropped into a hemispherical bowl (inner radius 0.45, rim at z = 0)
+// from beside the axis: triangle by triangle it lands inside and rolls about the bottom, its
+// centre on the sphere of radius 0.45 - 0.1 about the bowl's centre (to the facets' sag), never
+// through the bowl. (Through the convex hulls it would rest on the flat top, z = 0.1.)
+TEST(MeshMeshTriangles, BallRollsInABowl) {
+  Geometry bowl;
+  bowl.name = "bowl";
+  bowl.type = ShapeType::TriangleMesh;
+  bowl.mesh = bowl_mesh(0.5, 0.45, 12, 32);
+  Geometry g;
+  g.name = "ball";
+  g.type = ShapeType::TriangleMesh;
+  g.mesh = icosphere(0.1, 2);
+  const Model m = pair_model(bowl, g, 1.0, 0.4 * 0.01 * Mat3::Identity());
+  Simulator sim(m, triangles());
+  ASSERT_TRUE(sim.warnings().empty());
+  State s = at(m, Vec3(0.15, 0.05, 0.15), Quat::Identity());
+  double far = 0.0, near = 1.0, gmin = 0.0, zmin = 1.0;
+  bool landed = false;
+  while (s.t < 2.0 - 1e-12) {
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    for (const Contact& c : sim.contacts()) gmin = std::min(gmin, c.gap);
+    landed = landed || (!sim.contacts().empty() && s.r[0].z() < -0.2);
+    if (landed) {
+      far = std::max(far, s.r[0].norm());
+      near = std::min(near, s.r[0].norm());
+    }
+    zmin = std::min(zmin, s.r[0].z());
+  }
+  std::printf(
+      "ball in bowl, 2 s: centre distance from the bowl's centre in [%.4f, %.4f] (sphere: "
+      "0.35), lowest z %.4f, deepest contact %.1e m, now at (%.3f %.3f %.3f)\n",
+      near, far, zmin, gmin, s.r[0].x(), s.r[0].y(), s.r[0].z());
+  EXPECT_LE(far, 0.35 + 2e-3);
+  EXPECT_GE(near, 0.35 - 1e-2);
+  EXPECT_GE(zmin, -0.35 - 2e-3);
+  EXPECT_LE(s.r[0].z(), -0.3);  // inside the bowl, far below the hull's top
+  EXPECT_GE(gmin, -5e-3);
+}
