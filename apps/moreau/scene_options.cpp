@@ -42,7 +42,7 @@ Scene load_scene_or_exit(const std::string& name, const SceneParams& params, con
   Result<Scene> scene = load_scene(name, params);
   if (!scene) fail(command, scene.error().message(), kExitBadInput);
   // A named detector: a range-for over a temporary's member would read it after its end.
-  const CollisionDetector detector(scene->model);
+  const CollisionDetector detector(scene->model, scene->settings.collision);
   for (const std::string& w : detector.warnings())
     std::cerr << "moreau " << command << ": warning: " << w << '\n';
   return std::move(*scene);

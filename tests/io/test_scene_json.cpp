@@ -123,6 +123,7 @@ void expect_same_settings(const SimSettings& a, const SimSettings& b) {
   EXPECT_EQ(x.softening.enabled, y.softening.enabled);
   EXPECT_TRUE(same(x.softening.contact.timeconst, y.softening.contact.timeconst));
   EXPECT_TRUE(same(a.collision.margin, b.collision.margin));
+  EXPECT_EQ(a.collision.mesh_mesh, b.collision.mesh_mesh);
 }
 
 std::string scenes_dir() {
@@ -225,6 +226,27 @@ TEST(SceneJson, JointDofDataAndMeshesRoundTrip) {
   expect_same_model(a->model, b->model);
   EXPECT_TRUE(same_state(a->initial, b->initial));
   EXPECT_EQ(scene_to_json(*b), out);
+}
+
+// settings.collision.mesh_mesh: "hull" by default (and then not written), "triangles" read and
+// written back.
+TEST(SceneJson, MeshMeshModeRoundTrips) {
+  const std::string base =
+      R"({"name": "m", "bodies": [{"name": "a", "mass": 1, "inertia": [1, 1, 1]}])";
+  Result<Scene> a = parse_scene_json(base + "}", "a.json");
+  ASSERT_TRUE(a) << a.error().message();
+  EXPECT_EQ(a->settings.collision.mesh_mesh, MeshMeshMode::Hull);
+  EXPECT_EQ(scene_to_json(*a).find("mesh_mesh"), std::string::npos);
+  Result<Scene> b = parse_scene_json(
+      base + R"(, "settings": {"collision": {"margin": 0.002, "mesh_mesh": "triangles"}}})",
+      "b.json");
+  ASSERT_TRUE(b) << b.error().message();
+  EXPECT_EQ(b->settings.collision.mesh_mesh, MeshMeshMode::Triangles);
+  const std::string out = scene_to_json(*b);
+  EXPECT_NE(out.find("\"mesh_mesh\": \"triangles\""), std::string::npos) << out;
+  Result<Scene> c = parse_scene_json(out, "c.json");
+  ASSERT_TRUE(c) << c.error().message();
+  EXPECT_EQ(c->settings.collision.mesh_mesh, MeshMeshMode::Triangles);
 }
 
 // Every scenes/*.json loads, has the expected number of DoFs (6 nb - rank J), starts on its

@@ -29,16 +29,29 @@ struct Contact {
 // 0..19 the feature within the pair (docs/collision.md).
 uint64_t contact_id(int geom_a, int geom_b, uint32_t feature);
 
+// How mesh-mesh pairs collide (docs/collision.md, "Mesh-mesh pairs").
+enum class MeshMeshMode {
+  Hull,       // the convex hulls of both meshes (default)
+  Triangles,  // triangle by triangle, for closed meshes (others fall back to Hull)
+};
+
 struct CollisionSettings {
   double margin = 1e-3;  // pairs closer than this produce contacts with gap > 0 [m]
+  MeshMeshMode mesh_mesh = MeshMeshMode::Hull;
 };
+
+// "hull" / "triangles"; parse returns false on another name.
+const char* mesh_mesh_name(MeshMeshMode m);
+bool parse_mesh_mesh(const std::string& name, MeshMeshMode* out);
 
 struct CollisionWorkspace;  // opaque, defined by the collision room
 
 // Owns the collision scratch so that repeated detection reuses memory.
 class CollisionDetector {
  public:
-  explicit CollisionDetector(const Model& model);
+  // `settings` decides only which warnings the construction gives (a mesh that cannot collide
+  // triangle by triangle when settings.mesh_mesh is Triangles); detect() follows its own settings.
+  explicit CollisionDetector(const Model& model, const CollisionSettings& settings = {});
   ~CollisionDetector();  // out of line: CollisionWorkspace is incomplete here
   CollisionDetector(CollisionDetector&&) noexcept;
   CollisionDetector& operator=(CollisionDetector&&) noexcept;
@@ -46,7 +59,8 @@ class CollisionDetector {
   // feature). The returned reference stays valid until the next call.
   const std::vector<Contact>& detect(const State& s, const CollisionSettings& settings);
   // Pairs the detector cannot handle, found at construction (a triangle mesh without a convex
-  // hull while the model has other triangle meshes: those pairs produce no contacts).
+  // hull while the model has other triangle meshes: those pairs produce no contacts; with
+  // mesh_mesh = Triangles, a mesh that is not closed: its mesh-mesh pairs use the hulls).
   const std::vector<std::string>& warnings() const;
 
  private:

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "moreau/collision/broadphase.hpp"
+#include "moreau/collision/closed_mesh.hpp"
 #include "moreau/collision/contact.hpp"
 #include "moreau/collision/material.hpp"
 #include "moreau/collision/mesh_bvh.hpp"
@@ -24,6 +25,8 @@ struct CollisionWorkspace {
   std::vector<MeshBvh> bvh;        // per geometry (empty unless a triangle mesh)
   std::vector<Polyhedron> hull;    // per geometry: convex hull of a triangle mesh (mesh-mesh)
   std::vector<char> has_hull;
+  std::vector<ClosedMesh> closed;  // per geometry: closed triangle mesh (mesh_mesh "triangles")
+  std::vector<char> has_closed;
   std::vector<std::string> warnings;
   std::vector<uint64_t> excluded;  // sorted body-pair keys that never collide (joints)
   std::vector<int> bounded, planes;
@@ -52,7 +55,17 @@ uint64_t contact_id(int geom_a, int geom_b, uint32_t feature) {
          (feature & 0xFFFFFu);
 }
 
-CollisionDetector::CollisionDetector(const Model& model)
+const char* mesh_mesh_name(MeshMeshMode m) {
+  return m == MeshMeshMode::Triangles ? "triangles" : "hull";
+}
+
+bool parse_mesh_mesh(const std::string& name, MeshMeshMode* out) {
+  if (name == "hull") return *out = MeshMeshMode::Hull, true;
+  if (name == "triangles") return *out = MeshMeshMode::Triangles, true;
+  return false;
+}
+
+CollisionDetector::CollisionDetector(const Model& model, const CollisionSettings& settings)
     : model_(&model), ws_(std::make_unique<CollisionWorkspace>()) {
   const auto& geoms = model.geometries();
   const int ng = static_cast<int>(geoms.size());
@@ -95,6 +108,22 @@ CollisionDetector::CollisionDetector(const Model& model)
       w.warnings.push_back("geometry '" + g.name + "' (triangle mesh): no convex hull (" +
                            h.error().message() +
                            "); its pairs with other triangle meshes produce no contacts");
+    }
+  }
+  // Triangle-level mesh-mesh contacts need closed, orientable meshes (closed_mesh.hpp).
+  w.closed.resize(ng);
+  w.has_closed.assign(ng, 0);
+  for (int i = 0; i < ng && meshes > 1; ++i) {
+    const Geometry& g = geoms[i];
+    if (g.type != ShapeType::TriangleMesh || !g.mesh) continue;
+    Result<ClosedMesh> c = make_closed_mesh(*g.mesh, "geometry '" + g.name + "' (triangle mesh)");
+    if (c) {
+      w.closed[i] = std::move(*c);
+      w.has_closed[i] = 1;
+    } else if (settings.mesh_mesh == MeshMeshMode::Triangles) {
+      w.warnings.push_back(c.error().message() +
+                           "; its mesh-mesh pairs collide through the convex hulls, not triangle "
+                           "by triangle (collision.mesh_mesh = \"triangles\")");
     }
   }
   for (const Joint& j : model.joints())
@@ -173,6 +202,7 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
   CollisionWorkspace& w = *ws_;
   const auto& geoms = m.geometries();
   const double margin = settings.margin;
+  const bool triangles = settings.mesh_mesh == MeshMeshMode::Triangles;
   for (size_t i = 0; i < geoms.size(); ++i) {
     const Geometry& g = geoms[i];
     w.X[i] = g.body < 0 ? g.pose : s.pose(g.body) * g.pose;
@@ -189,8 +219,10 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
   w.contacts.clear();
   for (const auto& [ga, gb] : w.pairs) {
     w.pts.clear();
-    collide({&geoms[ga], w.X[ga], &w.bvh[ga], &w.R[ga], w.has_hull[ga] ? &w.hull[ga] : nullptr},
-            {&geoms[gb], w.X[gb], &w.bvh[gb], &w.R[gb], w.has_hull[gb] ? &w.hull[gb] : nullptr},
+    collide({&geoms[ga], w.X[ga], &w.bvh[ga], &w.R[ga], w.has_hull[ga] ? &w.hull[ga] : nullptr,
+             triangles && w.has_closed[ga] ? &w.closed[ga] : nullptr},
+            {&geoms[gb], w.X[gb], &w.bvh[gb], &w.R[gb], w.has_hull[gb] ? &w.hull[gb] : nullptr,
+             triangles && w.has_closed[gb] ? &w.closed[gb] : nullptr},
             margin, w.pts);
     std::sort(w.pts.begin(), w.pts.end(),
               [](const ContactPoint& a, const ContactPoint& b) { return a.feature < b.feature; });

@@ -1,5 +1,5 @@
 // Pair dispatch: analytic routines where they exist, GJK/EPA otherwise, meshes through a BVH,
-// mesh-mesh pairs through their convex hulls, height fields prism by prism.
+// mesh-mesh pairs through their convex hulls or triangle by triangle, height fields prism by prism.
 #include "moreau/collision/narrowphase.hpp"
 
 #include "moreau/collision/polyhedron.hpp"
@@ -28,6 +28,10 @@ void flip_contacts(std::vector<ContactPoint>& out, size_t first) {
 void collide(const PairInput& a, const PairInput& b, double margin,
              std::vector<ContactPoint>& out) {
   const ShapeType ta = a.g->type, tb = b.g->type;
+  // Triangle-level mesh-mesh pairs keep the detector's roles: the feature ids name A's and B's
+  // vertices, which must not swap when the poses' order does.
+  if (a.closed && b.closed && a.bvh && b.bvh)
+    return collide_closed_meshes(*a.closed, *a.bvh, a.X, *b.closed, *b.bvh, b.X, margin, out);
   if (ta > tb ||
       (ta == tb && pose_less(b.X, a.X))) {  // canonical order (type, pose), then flip back
     const size_t first = out.size();

@@ -17,6 +17,7 @@ struct ContactPoint {
 };
 
 class MeshBvh;      // bounding-volume tree of a triangle mesh (narrowphase_mesh.cpp)
+struct ClosedMesh;  // closed, outward-oriented triangle mesh (closed_mesh.hpp)
 struct Polyhedron;  // convex hull of a triangle mesh (polyhedron.hpp)
 
 struct PairInput {
@@ -25,6 +26,9 @@ struct PairInput {
   const MeshBvh* bvh = nullptr;      // triangle meshes: optional tree (else brute force)
   const Mat3* R = nullptr;           // optional X.R(), precomputed by the detector
   const Polyhedron* hull = nullptr;  // triangle meshes: convex hull, for mesh-mesh pairs
+  // Triangle meshes, collision.mesh_mesh = "triangles": the closed mesh (with bvh). Mesh-mesh
+  // pairs whose two sides both have one collide triangle by triangle, others through the hulls.
+  const ClosedMesh* closed = nullptr;
 };
 
 // Appends the contacts of pair (a, b) with gap < margin to out (out is not cleared).
@@ -50,6 +54,12 @@ void collide_box_box(const PlacedShape& a, const PlacedShape& b, double margin,
                      std::vector<ContactPoint>& out);
 void collide_mesh(const PlacedShape& mesh, const MeshBvh* bvh, const PlacedShape& b, bool mesh_is_a,
                   double margin, std::vector<ContactPoint>& out);
+
+// Triangle-level contacts of two closed, outward-oriented meshes (docs/collision.md, "Mesh-mesh
+// pairs"): vertex-face contacts both ways, edge-edge contacts of convex edges; normal from a to b.
+void collide_closed_meshes(const ClosedMesh& a, const MeshBvh& ba, const Pose& Xa,
+                           const ClosedMesh& b, const MeshBvh& bb, const Pose& Xb, double margin,
+                           std::vector<ContactPoint>& out);
 
 // Height field (docs/collision.md, "Height fields"): the triangle prisms under b's bounding box,
 // each against b through convex_distance; normal from the height field to b when hf_is_a.

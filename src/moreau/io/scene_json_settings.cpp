@@ -206,9 +206,15 @@ SimSettings read_settings(const Reader& r, const json& j, const Loc& at) {
   if (const json* v = Reader::get(j, "dense_limit"))
     s.dynamics.dense_limit = r.integer(*v, at.key("dense_limit"), 0, 1000000);
   if (const json* v = Reader::get(j, "collision")) {
-    r.keys(*v, at.key("collision"), {"margin"});
+    r.keys(*v, at.key("collision"), {"margin", "mesh_mesh"});
     if (const json* m = Reader::get(*v, "margin"))
       s.collision.margin = r.number(*m, at.key("collision").key("margin"), Range::NonNegative);
+    if (const json* m = Reader::get(*v, "mesh_mesh")) {
+      const std::string name = r.string(*m, at.key("collision").key("mesh_mesh"));
+      if (!parse_mesh_mesh(name, &s.collision.mesh_mesh))
+        r.fail(at.key("collision").key("mesh_mesh"), "\"hull\" or \"triangles\"",
+               "\"" + name + "\"");
+    }
   }
   if (const json* v = Reader::get(j, "softening"))
     read_softening(r, *v, at.key("softening"), s.dynamics.softening);
@@ -241,6 +247,8 @@ ojson write_settings(const SimSettings& s) {
   o["implicit_joint_forces"] = d.implicit_joint_forces;
   o["dense_limit"] = d.dense_limit;
   o["collision"]["margin"] = s.collision.margin;
+  if (s.collision.mesh_mesh != MeshMeshMode::Hull)  // only then: other scenes' files unchanged
+    o["collision"]["mesh_mesh"] = mesh_mesh_name(s.collision.mesh_mesh);
   ojson& sf = o["softening"];
   write_fields(sf, kSofteningFlags, d.softening);
   for (const auto& [key, member] : kSofteningImpedances)

@@ -12,7 +12,7 @@ namespace moreau {
 Simulator::Simulator(const Model& model, SimSettings settings)
     : model_(&model),
       settings_(std::move(settings)),
-      collision_(model),
+      collision_(model, settings_.collision),
       builder_(model),
       projector_(model) {
   twist_buf_.resize(model.num_bodies());
