@@ -370,8 +370,31 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
   const std::vector<FigureFile> figs = experiment_figures(r);
   ASSERT_EQ(figs.size(), 1u);
   EXPECT_EQ(figs[0].name, "nmdp-stability.svg");
-  for (const char* title : {"Time upright", "PGM outer iterations per step", "Walk: forward"})
+  for (const char* title :
+       {"Time upright", "PGM outer iterations per step", "Walk: forward", "nmdp: jump, torso tilt",
+        "PGM outer iterations per step (all dts", "Alg. 2: smallest sub-step"})
     EXPECT_NE(figs[0].svg.find(title), std::string::npos) << title;
+  // The outer-iteration histogram counts every step of every run that did not stop early, and
+  // mdp solves one QP per step.
+  const Table& hist = table(r, "nmdp-stability-outer");
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    const std::string integrator = t.str(i, "integrator");
+    if (integrator == "euler" || t.str(i, "diverged") == "yes") continue;
+    double steps = 0.0;
+    for (size_t h : hist.where(
+             {{"integrator", integrator}, {"gait", t.str(i, "gait")}, {"dt", t.str(i, "dt")}})) {
+      steps += hist.num(h, "steps");
+      if (integrator.rfind("mdp", 0) == 0) EXPECT_EQ(hist.num(h, "outer"), 1.0);
+    }
+    EXPECT_EQ(steps, std::round(0.2 / t.num(i, "dt"))) << integrator;
+  }
+  // Alg. 2's sub-step is dt or a halving of it.
+  for (size_t i = 0; i < series.rows.size(); ++i) {
+    const double alpha = series.num(i, "alpha");
+    if (std::isnan(alpha)) continue;
+    EXPECT_EQ(alpha, std::exp2(std::round(std::log2(alpha)))) << alpha;
+    EXPECT_LE(alpha, 1.0);
+  }
 }
 
 // summary.json holds the lists after the numbers, non-finite entries as null.

@@ -53,6 +53,7 @@ TEST(CliExperiment, QuickRunWritesTablesAndFiguresIntoOutOnly) {
   const std::vector<std::string> expected = {"ccp-vs-ncp-trace.csv",
                                              "ccp-vs-ncp.csv",
                                              "ccp-vs-ncp.svg",
+                                             "nmdp-stability-outer.csv",
                                              "nmdp-stability-series.csv",
                                              "nmdp-stability.csv",
                                              "nmdp-stability.svg",

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <numbers>
 
 #include "moreau/bench/experiment.hpp"
@@ -54,7 +55,7 @@ bool finite_state(const State& s) {
 }
 
 StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integrator, double dt,
-                     double duration, Table& series) {
+                     double duration, Table& series, Table& histogram) {
   StabilityRun run;
   run.integrator = integrator;
   run.gait = gait;
@@ -83,6 +84,8 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
   std::vector<double> peaks;  // the torso's highest point in each jump
   double peak = -1e300, outer = 0.0;
   int period = 0, counted = 0;
+  std::map<int, int> outer_count;                             // PGM outer iterations -> steps
+  double alpha_min = std::nan(""), outer_max = std::nan("");  // over the series window
   for (int k = 0; k < steps; ++k) {
     if (!sim.step(s)) {
       run.diverged = true;
@@ -94,6 +97,11 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
       outer += ns->outer;
       run.alpha_cuts += ns->alpha_cuts;
       ++counted;
+      ++outer_count[ns->outer];
+      // Alg. 2's step: the smallest sub-step alpha dt of the window, relative to dt.
+      const double alpha = ns->min_step / dt;
+      alpha_min = std::isnan(alpha_min) ? alpha : std::min(alpha_min, alpha);
+      outer_max = std::isnan(outer_max) ? ns->outer : std::max<double>(outer_max, ns->outer);
     }
     if (!finite_state(s)) {
       run.diverged = true;
@@ -117,13 +125,18 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
       period = p;
     }
     if (phase >= jp.crouch_end && phase < jp.absorb_time) peak = std::max(peak, h);
-    if ((k + 1) % every == 0) series.add({run.integrator, gait, dt, s.t, tilt, h, s.r[0].x() - x0});
+    if ((k + 1) % every == 0) {
+      series.add({run.integrator, gait, dt, s.t, tilt, h, s.r[0].x() - x0, alpha_min, outer_max});
+      alpha_min = outer_max = std::nan("");
+    }
     if (tilt > kMaxTiltDeg || h < kMinHeight) {
       run.diverged = true;
       run.reason = tilt > kMaxTiltDeg ? "torso tilt above 60 deg" : "torso below 0.15 m";
       break;
     }
   }
+  for (const auto& [its, n] : outer_count)
+    histogram.add({run.integrator, gait, dt, double(its), double(n)});
   if (peak > -1e300) peaks.push_back(peak);
   if (gait == "jump") {
     run.jump_peak_mean = mean(peaks);
@@ -150,8 +163,13 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
           {"integrator", "gait", "dt", "diverged", "t_end", "reason", "tilt_max_deg",
            "jump_peak_mean", "jump_peak_std", "walk_distance", "outer_mean", "alpha_cuts"},
           {}};
-  Table series{
-      "nmdp-stability-series", {"integrator", "gait", "dt", "t", "tilt_deg", "height", "x"}, {}};
+  // Every 10 ms: alpha is the smallest sub-step alpha dt / dt (Alg. 2) and outer the most PGM
+  // outer iterations of a step since the previous row (NaN for euler).
+  Table series{"nmdp-stability-series",
+               {"integrator", "gait", "dt", "t", "tilt_deg", "height", "x", "alpha", "outer"},
+               {}};
+  // Steps per number of PGM outer iterations (the histogram of Pan & Hauser 2021, Fig. 6b).
+  Table histogram{"nmdp-stability-outer", {"integrator", "gait", "dt", "outer", "steps"}, {}};
   std::vector<StabilityRun> runs;
   for (const char* gait : {"jump", "walk"}) {
     Result<Scene> sc = make_builtin_scene("quadruped", {{"gait", gait}});
@@ -163,7 +181,7 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
       for (double dt : dts) {
         const bool zo = std::string(integrator).rfind("nmdp-zo", 0) == 0;
         if (!o.full && !o.quick && zo && dt != 0.02 && dt != 0.05) continue;
-        const StabilityRun r = run_one(*sc, gait, integrator, dt, duration, series);
+        const StabilityRun r = run_one(*sc, gait, integrator, dt, duration, series, histogram);
         t.add({r.integrator, r.gait, r.dt, r.diverged ? "yes" : "no", r.t_end, r.reason, r.tilt_max,
                r.jump_peak_mean, r.jump_peak_std, r.walk_distance, r.outer_mean, r.alpha_cuts});
         runs.push_back(r);
@@ -211,6 +229,7 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
   }
   res.tables.push_back(std::move(t));
   res.tables.push_back(std::move(series));
+  res.tables.push_back(std::move(histogram));
   return res;
 }
 

@@ -465,8 +465,10 @@ svg::Figure sap_clutter_figure(const Table& t, const Table* scaling) {
 // dashed), the time the quadruped stayed upright (t_end; the run's length where it did not
 // diverge), the PGM outer iterations per step, the jump's peak and the walking distance. Then the
 // torso height against t per dt in the jump (one panel per integrator), and the walking distance
-// against t per dt; a curve ends where the run diverged.
-svg::Figure nmdp_stability_figure(const Table& t, const Table* runs) {
+// against t per dt; a curve ends where the run diverged. Last, as Pan & Hauser 2021 Fig. 3 and 6:
+// the torso tilt against t in the jump per integrator, the histogram of PGM outer iterations per
+// step and Alg. 2's smallest sub-step alpha dt against t.
+svg::Figure nmdp_stability_figure(const Table& t, const Table* runs, const Table* histogram) {
   svg::Figure f;
   f.title = {
       "nmdp-stability: quadruped jump and walk (stable-PD keyframes) per integrator and dt (Pan & "
@@ -544,6 +546,87 @@ svg::Figure nmdp_stability_figure(const Table& t, const Table* runs) {
       }
       f.panels.push_back(std::move(p));
     }
+  // Torso tilt against t in the jump, one panel per integrator (Pan & Hauser 2021, Fig. 3).
+  for (const std::string& integrator : uniq(t, t.where({{"gait", "jump"}}), "integrator")) {
+    svg::Plot p =
+        panel(integrator + ": jump, torso tilt", axis("t [s]"), axis("tilt [deg]"), 380, 300);
+    for (size_t i = 0; i < dts.size(); ++i) {
+      const std::vector<size_t> rows =
+          t.where({{"gait", "jump"}, {"integrator", integrator}, {"dt", dts[i]}});
+      if (rows.empty()) continue;
+      svg::Series s;
+      s.label = "dt " + plain(1e3 * t.num(rows.front(), "dt")) + " ms";
+      s.colour = colours[i % 8];
+      s.size = 1.4;
+      for (size_t r : rows) {
+        s.x.push_back(t.num(r, "t"));
+        s.y.push_back(t.num(r, "tilt_deg"));
+      }
+      p.series.push_back(std::move(s));
+    }
+    f.panels.push_back(std::move(p));
+  }
+  // Histogram of PGM outer iterations per step over both gaits and every dt (Fig. 6b): the share
+  // of steps per octave of outer iterations (1, 2-3, 4-7, ...: plotted at the octave's first
+  // value), per integrator (mdp: 1 by construction).
+  if (histogram && !histogram->rows.empty()) {
+    svg::Plot p = panel("PGM outer iterations per step (all dts, both gaits)",
+                        axis("outer iterations (octaves 1, 2-3, 4-7, ...)", svg::Scale::Log2),
+                        axis("share of steps [%]"), 380, 300);
+    int k = 0;
+    for (const std::string& integrator : uniq(*histogram, all_rows(*histogram), "integrator")) {
+      std::map<double, double> steps;
+      double total = 0.0;
+      for (size_t r : histogram->where({{"integrator", integrator}})) {
+        const double its = histogram->num(r, "outer");
+        steps[its >= 1.0 ? std::exp2(std::floor(std::log2(its))) : 0.0] +=
+            histogram->num(r, "steps");
+        total += histogram->num(r, "steps");
+      }
+      svg::Series s;
+      s.label = integrator;
+      s.colour = colours[k++ % 8];
+      s.mark = svg::Mark::LinePoints;
+      s.size = 1.2;
+      s.radius = 2.0;
+      for (const auto& [its, n] : steps) {
+        s.x.push_back(its);
+        s.y.push_back(100.0 * n / total);
+      }
+      p.series.push_back(std::move(s));
+    }
+    f.panels.push_back(std::move(p));
+  }
+  // Alg. 2's smallest sub-step alpha dt against t at the largest dt (Fig. 6d: 50 ms), for the
+  // runs that halved.
+  if (t.col("alpha") >= 0 && !dts.empty()) {
+    const std::string dt = *std::max_element(
+        dts.begin(), dts.end(),
+        [&](const auto& a, const auto& b) { return std::stod(a) < std::stod(b); });
+    svg::Plot p =
+        panel("Alg. 2: smallest sub-step per 10 ms at dt = " + plain(1e3 * std::stod(dt)) +
+                  " ms (runs that halved)",
+              axis("t [s]"), axis("alpha dt [ms]", svg::Scale::Log2), 380, 300);
+    int k = 0;
+    for (const char* gait : {"jump", "walk"})
+      for (const std::string& integrator : uniq(t, t.where({{"gait", gait}}), "integrator")) {
+        const std::vector<size_t> rows =
+            t.where({{"gait", gait}, {"integrator", integrator}, {"dt", dt}});
+        bool halved = false;
+        for (size_t r : rows) halved = halved || t.num(r, "alpha") < 1.0;
+        if (!halved) continue;
+        svg::Series s;
+        s.label = integrator + " " + gait;
+        s.colour = colours[k++ % 8];
+        s.size = 1.2;
+        for (size_t r : rows) {
+          s.x.push_back(t.num(r, "t"));
+          s.y.push_back(1e3 * t.num(r, "alpha") * t.num(r, "dt"));
+        }
+        p.series.push_back(std::move(s));
+      }
+    if (!p.series.empty()) f.panels.push_back(std::move(p));
+  }
   return f;
 }
 
@@ -577,8 +660,9 @@ std::vector<FigureFile> experiment_figures(const ExperimentResult& r) {
                    svg::render(sap_clutter_figure(first, find_table(r, "sap-clutter-scaling")))});
   } else if (name == "nmdp-stability") {
     if (const Table* s = find_table(r, "nmdp-stability-series"); s && !s->rows.empty())
-      out.push_back(
-          {name + ".svg", svg::render(nmdp_stability_figure(*s, find_table(r, "nmdp-stability")))});
+      out.push_back({name + ".svg",
+                     svg::render(nmdp_stability_figure(*s, find_table(r, "nmdp-stability"),
+                                                       find_table(r, "nmdp-stability-outer")))});
   }
   return out;
 }
