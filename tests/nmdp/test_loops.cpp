@@ -72,7 +72,8 @@ VecX reaction(const Tree& t, const VecX& theta, const VecX& lambda) {
   const VecX zero = VecX::Zero(n);
   std::vector<V6<double>> none(nb, V6<double>::Zero()), f = none;
   const std::vector<bool> all(t.loop_rows(), true);
-  add_loop_forces<double>(t, k, all, lambda.data(), f);
+  VecX c;
+  loop_terms<double>(t, k, c, &all, lambda.data(), &f);
   VecX tau0, tau1;
   inverse_dynamics<double>(t, k, zero, zero, none, tau0);
   inverse_dynamics<double>(t, k, zero, zero, f, tau1);

@@ -14,6 +14,7 @@
 
 using namespace moreau;
 using moreau::test::box_mesh;
+using moreau::test::face_down;
 using moreau::test::icosphere;
 
 namespace {
@@ -98,17 +99,8 @@ TEST(MeshMesh, CubeMeshesMatchBoxPrimitives) {
 TEST(MeshMesh, IcosphereRestsOnAFlatBoxMesh) {
   const std::shared_ptr<const MeshData> ball = icosphere(0.1, 2);
   // Turn the sphere so that one of its faces is down (a stable rest), and put it on z = 0.
-  Vec3 down = Vec3::UnitZ();
-  for (const auto& t : ball->triangles) {
-    const Vec3 n = (ball->vertices[t[1]] - ball->vertices[t[0]])
-                       .cross(ball->vertices[t[2]] - ball->vertices[t[0]])
-                       .normalized();
-    const Vec3 o = (n.dot(ball->vertices[t[0]]) < 0.0) ? Vec3(-n) : n;  // outward
-    if (o.z() < down.z()) down = o;
-  }
-  const Quat q = Quat::FromTwoVectors(down, -Vec3::UnitZ());
   double low = 0.0;
-  for (const Vec3& v : ball->vertices) low = std::min(low, (q * v).z());
+  const Quat q = face_down(*ball, &low);
   ModelBuilder mb("icosphere on a box mesh");
   Body b;
   b.name = "ball";

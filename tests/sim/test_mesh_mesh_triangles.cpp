@@ -15,6 +15,7 @@
 
 using namespace moreau;
 using moreau::test::box_mesh;
+using moreau::test::face_down;
 using moreau::test::icosphere;
 
 namespace {
@@ -118,6 +119,17 @@ SimSettings exact_pgs() {
   return st;
 }
 
+// The same contacts (points, normals and gaps to 1e-12), in ContactLess order.
+void expect_same_contacts(std::vector<Contact> cb, std::vector<Contact> cm) {
+  std::sort(cb.begin(), cb.end(), ContactLess{});
+  std::sort(cm.begin(), cm.end(), ContactLess{});
+  for (size_t k = 0; k < cb.size(); ++k) {
+    EXPECT_LE((cb[k].point - cm[k].point).norm(), 1e-12) << k;
+    EXPECT_LE((cb[k].normal - cm[k].normal).norm(), 1e-12) << k;
+    EXPECT_NEAR(cb[k].gap, cm[k].gap, 1e-12) << k;
+  }
+}
+
 }  // namespace
 
 // Resting (gap 0, coincident corners), and shifted sideways and penetrating so that the faces
@@ -132,13 +144,7 @@ TEST(MeshMeshTriangles, CubeMeshesMatchBoxPrimitives) {
     std::vector<Contact> cb = t.sb.contacts(), cm = t.sm.contacts();
     ASSERT_EQ(cb.size(), 4u);
     ASSERT_EQ(cm.size(), 4u);
-    std::sort(cb.begin(), cb.end(), ContactLess{});
-    std::sort(cm.begin(), cm.end(), ContactLess{});
-    for (size_t k = 0; k < cb.size(); ++k) {
-      EXPECT_LE((cb[k].point - cm[k].point).norm(), 1e-12) << k;
-      EXPECT_LE((cb[k].normal - cm[k].normal).norm(), 1e-12) << k;
-      EXPECT_NEAR(cb[k].gap, cm[k].gap, 1e-12) << k;
-    }
+    expect_same_contacts(cb, cm);
     const double nb = t.impulse(t.sb), nm = t.impulse(t.sm);
     std::printf("total normal impulse: boxes %.15g, triangles %.15g N s (relative %.1e)\n", nb, nm,
                 std::abs(nb - nm) / nb);
@@ -166,13 +172,7 @@ TEST(MeshMeshTriangles, TiltedCubeMatchesBoxPrimitives) {
                 c.gap, static_cast<unsigned>(c.id & 0xFFFFF));
   ASSERT_EQ(cb.size(), 3u);
   ASSERT_EQ(cm.size(), 3u);
-  std::sort(cb.begin(), cb.end(), ContactLess{});
-  std::sort(cm.begin(), cm.end(), ContactLess{});
-  for (size_t k = 0; k < cb.size(); ++k) {
-    EXPECT_LE((cb[k].point - cm[k].point).norm(), 1e-12) << k;
-    EXPECT_LE((cb[k].normal - cm[k].normal).norm(), 1e-12) << k;
-    EXPECT_NEAR(cb[k].gap, cm[k].gap, 1e-12) << k;
-  }
+  expect_same_contacts(cb, cm);
   const double nb = t.impulse(t.sb), nm = t.impulse(t.sm);
   std::printf("tilted: total normal impulse: boxes %.15g, triangles %.15g N s (relative %.1e)\n",
               nb, nm, std::abs(nb - nm) / nb);
@@ -248,17 +248,8 @@ TEST(MeshMeshTriangles, CubeFallsIntoAUChannelOnlyWithTriangles) {
 // rest, on the three corners of its lowest face.
 TEST(MeshMeshTriangles, IcosphereRestsOnAFlatBoxMesh) {
   const std::shared_ptr<const MeshData> ball = icosphere(0.1, 2);
-  Vec3 down = Vec3::UnitZ();
-  for (const auto& t : ball->triangles) {
-    const Vec3 n = (ball->vertices[t[1]] - ball->vertices[t[0]])
-                       .cross(ball->vertices[t[2]] - ball->vertices[t[0]])
-                       .normalized();
-    const Vec3 o = (n.dot(ball->vertices[t[0]]) < 0.0) ? Vec3(-n) : n;  // outward
-    if (o.z() < down.z()) down = o;
-  }
-  const Quat q = Quat::FromTwoVectors(down, -Vec3::UnitZ());
   double low = 0.0;
-  for (const Vec3& v : ball->vertices) low = std::min(low, (q * v).z());
+  const Quat q = face_down(*ball, &low);
   Geometry floor;
   floor.name = "floor";
   floor.type = ShapeType::TriangleMesh;

@@ -1,5 +1,6 @@
 #pragma once
-// Triangle meshes for the mesh tests: a box as a triangle soup and an icosphere.
+// Triangle meshes for the mesh tests: a box as a triangle soup, an icosphere, and the rotation
+// that rests a convex mesh on a face.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -61,6 +62,24 @@ inline std::shared_ptr<const MeshData> icosphere(double r, int levels) {
   for (Vec3& x : v) m->vertices.push_back(r * x);
   m->triangles = f;
   return m;
+}
+
+// The rotation that turns the face of a mesh around the origin (a convex one, such as the
+// icosphere) pointing most nearly down to face straight down (a stable rest on a plane); *low is
+// the lowest vertex height after it.
+inline Quat face_down(const MeshData& m, double* low) {
+  Vec3 down = Vec3::UnitZ();
+  for (const auto& t : m.triangles) {
+    const Vec3 n = (m.vertices[t[1]] - m.vertices[t[0]])
+                       .cross(m.vertices[t[2]] - m.vertices[t[0]])
+                       .normalized();
+    const Vec3 o = (n.dot(m.vertices[t[0]]) < 0.0) ? Vec3(-n) : n;  // outward
+    if (o.z() < down.z()) down = o;
+  }
+  const Quat q = Quat::FromTwoVectors(down, -Vec3::UnitZ());
+  *low = 0.0;
+  for (const Vec3& v : m.vertices) *low = std::min(*low, (q * v).z());
+  return q;
 }
 
 }  // namespace moreau::test

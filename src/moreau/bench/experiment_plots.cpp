@@ -525,34 +525,13 @@ svg::Figure nmdp_stability_figure(const Table& t, const Table* runs, const Table
   }
   const std::vector<std::string> dts = uniq(t, all_rows(t), "dt");
   const int colours[] = {kBlue, kOrange, kGreen, kRed, kPurple, kBrown, kPink, kCyan};
-  for (const char* gait : {"jump", "walk"})
-    for (const std::string& integrator : uniq(t, t.where({{"gait", gait}}), "integrator")) {
-      const bool jump = std::string(gait) == "jump";
-      svg::Plot p = panel(integrator + (jump ? ": jump, torso height" : ": walk, distance"),
-                          axis("t [s]"), axis(jump ? "torso height [m]" : "x - x0 [m]"), 380, 300);
-      for (size_t i = 0; i < dts.size(); ++i) {
-        const std::vector<size_t> rows =
-            t.where({{"gait", gait}, {"integrator", integrator}, {"dt", dts[i]}});
-        if (rows.empty()) continue;
-        svg::Series s;
-        s.label = "dt " + plain(1e3 * t.num(rows.front(), "dt")) + " ms";
-        s.colour = colours[i % 8];
-        s.size = 1.4;
-        for (size_t r : rows) {
-          s.x.push_back(t.num(r, "t"));
-          s.y.push_back(t.num(r, jump ? "height" : "x"));
-        }
-        p.series.push_back(std::move(s));
-      }
-      f.panels.push_back(std::move(p));
-    }
-  // Torso tilt against t in the jump, one panel per integrator (Pan & Hauser 2021, Fig. 3).
-  for (const std::string& integrator : uniq(t, t.where({{"gait", "jump"}}), "integrator")) {
-    svg::Plot p =
-        panel(integrator + ": jump, torso tilt", axis("t [s]"), axis("tilt [deg]"), 380, 300);
+  // One panel: `column` against t for every dt of (gait, integrator).
+  auto per_dt = [&](const std::string& gait, const std::string& integrator,
+                    const std::string& title, const char* column, const std::string& label) {
+    svg::Plot p = panel(integrator + ": " + title, axis("t [s]"), axis(label), 380, 300);
     for (size_t i = 0; i < dts.size(); ++i) {
       const std::vector<size_t> rows =
-          t.where({{"gait", "jump"}, {"integrator", integrator}, {"dt", dts[i]}});
+          t.where({{"gait", gait}, {"integrator", integrator}, {"dt", dts[i]}});
       if (rows.empty()) continue;
       svg::Series s;
       s.label = "dt " + plain(1e3 * t.num(rows.front(), "dt")) + " ms";
@@ -560,12 +539,19 @@ svg::Figure nmdp_stability_figure(const Table& t, const Table* runs, const Table
       s.size = 1.4;
       for (size_t r : rows) {
         s.x.push_back(t.num(r, "t"));
-        s.y.push_back(t.num(r, "tilt_deg"));
+        s.y.push_back(t.num(r, column));
       }
       p.series.push_back(std::move(s));
     }
     f.panels.push_back(std::move(p));
-  }
+  };
+  for (const std::string& integrator : uniq(t, t.where({{"gait", "jump"}}), "integrator"))
+    per_dt("jump", integrator, "jump, torso height", "height", "torso height [m]");
+  for (const std::string& integrator : uniq(t, t.where({{"gait", "walk"}}), "integrator"))
+    per_dt("walk", integrator, "walk, distance", "x", "x - x0 [m]");
+  // Torso tilt against t in the jump (Pan & Hauser 2021, Fig. 3).
+  for (const std::string& integrator : uniq(t, t.where({{"gait", "jump"}}), "integrator"))
+    per_dt("jump", integrator, "jump, torso tilt", "tilt_deg", "tilt [deg]");
   // Histogram of PGM outer iterations per step over both gaits and every dt (Fig. 6b): the share
   // of steps per octave of outer iterations (1, 2-3, 4-7, ...: plotted at the octave's first
   // value), per integrator (mdp: 1 by construction).

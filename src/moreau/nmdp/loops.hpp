@@ -111,12 +111,18 @@ int rotation_rows(JointType t, const M3<T>& RA, const M3<T>& RB, T* value, V3<T>
 
 }  // namespace detail
 
-// c(theta) of the loop joints, all their rows in order (after forward_kinematics at theta).
+// c(theta) of the loop joints, all their rows in order (after forward_kinematics at theta), and,
+// when f != nullptr, C(theta)^T lambda added to f as body forces (spatial, at the origin:
+// [n_O; f]); rows whose active[row] is false carry no force (lambda has one entry per active
+// row). One pass: the joint frames serve both.
 template <class T>
-void loop_residual(const Tree& tree, const Kinematics<T>& k, VX<T>& c) {
+void loop_terms(const Tree& tree, const Kinematics<T>& k, VX<T>& c,
+                const std::vector<bool>* active = nullptr, const T* lambda = nullptr,
+                std::vector<V6<T>>* f = nullptr) {
   const Model& m = tree.model();
   c.resize(tree.loop_rows());
-  int r = 0;
+  int r = 0, a = 0;
+  auto force = [&](int row) { return f != nullptr && (*active)[row]; };
   for (int j : tree.loops()) {
     const Joint& J = m.joints()[j];
     M3<T> RA, RB;
@@ -125,42 +131,30 @@ void loop_residual(const Tree& tree, const Kinematics<T>& k, VX<T>& c) {
     std::array<int, 3> axes;
     const int nt = detail::translation_rows(J.type, axes);
     const V3<T> d = pB - pA;
-    for (int i = 0; i < nt; ++i) c[r++] = RA.col(axes[i]).dot(d);
+    V3<T> F = V3<T>::Zero(), tau = V3<T>::Zero();  // on B: F at p_B, and a torque
+    for (int i = 0; i < nt; ++i, ++r) {
+      c[r] = RA.col(axes[i]).dot(d);
+      if (force(r)) F += lambda[a++] * RA.col(axes[i]);
+    }
     T value[3];
     V3<T> n[3];
     const int nr = detail::rotation_rows<T>(J.type, RA, RB, value, n);
-    for (int i = 0; i < nr; ++i) c[r++] = value[i];
+    for (int i = 0; i < nr; ++i, ++r) {
+      c[r] = value[i];
+      if (force(r)) tau += lambda[a++] * n[i];
+    }
+    if (f == nullptr) continue;
+    V6<T> W;  // the wrench on B; its opposite acts on A
+    W.template head<3>() = pB.cross(F) + tau;
+    W.template tail<3>() = F;
+    (*f)[J.follower] += W;
+    if (J.base >= 0) (*f)[J.base] -= W;
   }
 }
 
-// Adds C(theta)^T lambda as body forces (spatial, at the origin: [n_O; f]) to f. Rows whose
-// active[row] is false carry no force (lambda has one entry per active row).
 template <class T>
-void add_loop_forces(const Tree& tree, const Kinematics<T>& k, const std::vector<bool>& active,
-                     const T* lambda, std::vector<V6<T>>& f) {
-  const Model& m = tree.model();
-  int r = 0, a = 0;
-  for (int j : tree.loops()) {
-    const Joint& J = m.joints()[j];
-    M3<T> RA, RB;
-    V3<T> pA, pB;
-    detail::joint_frames<T>(k, J, RA, pA, RB, pB);
-    std::array<int, 3> axes;
-    const int nt = detail::translation_rows(J.type, axes);
-    V6<T> W = V6<T>::Zero();  // the wrench on B
-    V3<T> F = V3<T>::Zero();
-    for (int i = 0; i < nt; ++i, ++r)
-      if (active[r]) F += lambda[a++] * RA.col(axes[i]);
-    W.template head<3>() = pB.cross(F);
-    W.template tail<3>() = F;
-    T value[3];
-    V3<T> n[3];
-    const int nr = detail::rotation_rows<T>(J.type, RA, RB, value, n);
-    for (int i = 0; i < nr; ++i, ++r)
-      if (active[r]) W.template head<3>() += lambda[a++] * n[i];
-    f[J.follower] += W;
-    if (J.base >= 0) f[J.base] -= W;
-  }
+void loop_residual(const Tree& tree, const Kinematics<T>& k, VX<T>& c) {
+  loop_terms<T>(tree, k, c);
 }
 
 }  // namespace moreau::nmdp

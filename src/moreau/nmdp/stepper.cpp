@@ -228,7 +228,8 @@ void Stepper::generalized_residual(const VX<T>& theta, const VecX& w, bool froze
   }
   std::vector<V6<T>> f(model_->num_bodies(), V6<T>::Zero());
   if (w.size() > 0) contacts_.add_forces<T>(kin, w, frozen, f);
-  if (active_rows_ > 0) add_loop_forces<T>(tree_, kin, active_, theta.data() + n, f);  // C^T lambda
+  VX<T> c;  // loop rows: c(theta), and C^T lambda among the body forces
+  if (active_rows_ > 0) loop_terms<T>(tree_, kin, c, &active_, theta.data() + n, &f);
   if (settings_.form == NmdpForm::PositionBased)
     pbd_gradient<T>(tree_, kin, sigma_, inertial_, 1.0 / (h_ * h_), model_->gravity(), f, G);
   else
@@ -236,8 +237,6 @@ void Stepper::generalized_residual(const VX<T>& theta, const VecX& w, bool froze
   for (int i = 0; i < n; ++i)
     if (dof_joint_[i] != nullptr) G[i] -= actuation<T>(i, servo_position<T>(i, theta[i]), qd[i]);
   if (active_rows_ == 0) return;
-  VX<T> c;
-  loop_residual<T>(tree_, kin, c);
   G.conservativeResize(n + active_rows_);
   for (int r = 0, a = n; r < c.size(); ++r)
     if (active_[r]) G[a++] = c[r];
