@@ -50,15 +50,11 @@ std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
   return s;
 }
 
-// The report's solvers: every registered one except the foundation's plain `pgs`, the
-// bilateral-only `direct` and `sap`, which solves a regularized problem (its natural map on
-// the hard problem measures the regularization; docs/solvers.md): `--solvers sap` runs it. Peers
-// (siconos-*, docs/performance.md) run when named.
+// The report's solvers (solver.hpp, in_bench_default_set); the others run when named.
 std::vector<std::string> default_solvers() {
   std::vector<std::string> out;
   for (const SolverInfo& s : solver_registry())
-    if (s.name != "pgs" && s.name != "direct" && s.name != "sap" && !s.peer)
-      out.emplace_back(s.name);
+    if (in_bench_default_set(s)) out.emplace_back(s.name);
   return out;
 }
 

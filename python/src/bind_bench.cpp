@@ -226,11 +226,10 @@ void bind_bench(py::module_& m) {
         "`moreau bench`'s writer.");
   b.def("suite_systems", &bench::suite_systems, "the report's Table II suite, in table order");
   b.def("default_solvers", [] {
-    // `moreau bench`'s default set (apps/moreau/cmd_bench.cpp): all but pgs, direct, sap, peers.
+    // `moreau bench`'s default set (solvers/solver.hpp, in_bench_default_set).
     std::vector<std::string> out;
     for (const SolverInfo& s : solver_registry())
-      if (s.name != "pgs" && s.name != "direct" && s.name != "sap" && !s.peer)
-        out.emplace_back(s.name);
+      if (in_bench_default_set(s)) out.emplace_back(s.name);
     return out;
   });
 }

@@ -123,3 +123,35 @@ TEST(FastPath, StepsMeetTheFullNaturalMapAndFollowTheFullTrajectory) {
   EXPECT_LE(dq, 1e-2);
   EXPECT_LE(viol_a, 1.5 * viol_b + 1e-6);
 }
+
+TEST(FastPath, NewtonFirstConvergesMoreStepsInFewerIterations) {
+  // SimSettings::fast_path_newton: nsn from the previous step's impulses before the step's solver
+  // (admm-ncp-sa). On the quadruped (feet on the ground: redundant sticking contacts) it must
+  // settle at least as many steps to tol on the full problem, with fewer iterations in all.
+  Scene sc = scene_or_die("quadruped");
+  auto run = [&](int newton, int& converged, long& iterations, int& newton_only) {
+    SimSettings st = sc.settings;
+    st.fast_path = true;
+    st.fast_path_newton = newton;
+    Simulator sim(sc.model, st);
+    State s = sc.initial;
+    converged = 0;
+    iterations = 0;
+    newton_only = 0;
+    for (int k = 0; k < 200; ++k) {
+      ASSERT_TRUE(sim.step(s)) << sim.error();
+      const Solution& x = sim.solution();
+      converged += x.converged();
+      iterations += x.iterations;
+      if (x.converged()) EXPECT_LE(x.residual, st.solver_settings.tol) << k;
+      newton_only += sim.fast_path_used() && x.converged() && x.iterations <= newton;
+    }
+  };
+  int conv_admm = 0, conv_newton = 0, only_admm = 0, only_newton = 0;
+  long it_admm = 0, it_newton = 0;
+  run(0, conv_admm, it_admm, only_admm);
+  run(50, conv_newton, it_newton, only_newton);
+  EXPECT_GE(conv_newton, conv_admm);
+  EXPECT_LT(it_newton, it_admm / 2) << it_newton << " vs " << it_admm;
+  EXPECT_GT(only_newton, 100);  // most steps end within nsn's own iterations
+}

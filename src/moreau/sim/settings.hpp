@@ -57,6 +57,10 @@ struct SimSettings {
   // Problem with softening or redundant joint rows goes full. Off by default (the benchmark and
   // the experiments solve the full problem); `moreau simulate --fast-path`, `moreau compare`.
   bool fast_path = false;
+  // The fast path's first attempt on the reduced NCP: nsn (semismooth Newton, solvers/nsn.hpp)
+  // from the warm start, at most this many iterations at the step's tol; where it does not
+  // converge, the step's solver takes over from nsn's best iterate. 0: the step's solver alone.
+  int fast_path_newton = 50;
 };
 
 }  // namespace moreau

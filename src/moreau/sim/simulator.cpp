@@ -25,6 +25,8 @@ Simulator::Simulator(const Model& model, SimSettings settings)
   if (integrator_theta(settings_.integrator, &theta, &theta_vq))
     builder_.set_theta_method(theta, theta_vq);
   theta_vq_ = theta_vq;
+  newton_settings_ = settings_.solver_settings;  // tol and nsn's parameters
+  newton_settings_.max_iters = settings_.fast_path_newton;
 }
 
 void Simulator::make_warm_start(const Problem& p) {
@@ -66,7 +68,8 @@ bool Simulator::solve_step(const Problem& p) {
 }
 
 // The fast path: the NCP of the limit and contact rows on the Schur complement of the joint rows
-// (sim/joint_schur.hpp), solved by the step's solver and expanded to the full impulse. The two
+// (sim/joint_schur.hpp), solved by nsn and the step's solver (solve_reduced) and expanded to the
+// full impulse. The two
 // problems are equivalent: the full natural map (eq. 163) of the expanded impulse is the reduced
 // one's on the limit and contact rows, and the joint rows' equation residual after one refinement
 // step. The answer is kept unless the reduced solve converged while the full natural map misses
@@ -86,9 +89,8 @@ bool Simulator::solve_fast(const Problem& p) {
   else
     schur_warm_.lambda = warm_.lambda.tail(r.nl);
   const SolverSettings& st = settings_.solver_settings;
-  if (!solve(settings_.solver, r, st, schur_warm_, solver_ws_, schur_sol_)) return false;
-  if (schur_sol_.status == SolveStatus::Diverged || schur_sol_.status == SolveStatus::Failed)
-    return false;
+  int newton_iters = 0;
+  if (!solve_reduced(r, *info, newton_iters)) return false;
   schur_.expand(p, schur_sol_.lambda, full_lambda_);
   full_v_.resize(p.nl);
   p.D.multiply(full_lambda_.data(), full_v_.data());
@@ -105,7 +107,7 @@ bool Simulator::solve_fast(const Problem& p) {
   solution_.lambda = full_lambda_;
   solution_.v_plus = full_v_;
   solution_.status = converged ? SolveStatus::Converged : schur_sol_.status;
-  solution_.iterations = schur_sol_.iterations;
+  solution_.iterations = newton_iters + schur_sol_.iterations;
   solution_.residual = natmap;
   solution_.solve_time_s = total;
   solution_.setup_time_s = std::max(0.0, total - schur_sol_.iteration_time_s);
@@ -114,6 +116,45 @@ bool Simulator::solve_fast(const Problem& p) {
   solution_.message.clear();
   solution_.trace.clear();
   fast_path_used_ = true;
+  return true;
+}
+
+// The reduced NCP (SimSettings::fast_path_newton): nsn from the warm start settles most steps in a
+// few Newton iterations. Where it does not, the step's solver runs from nsn's best iterate, and
+// where that stops at its iteration cap, nsn polishes its answer. False when the step's solver
+// fails or diverges (the caller then solves the full problem).
+bool Simulator::solve_reduced(const Problem& r, const SolverInfo& info, int& newton_iters) {
+  const SolverSettings& st = settings_.solver_settings;
+  const bool use_newton = settings_.fast_path_newton > 0 && info.problem == "NCP";
+  double newton_time = 0.0;
+  // nsn from schur_warm_: true when it converged (answer in schur_sol_); otherwise its best
+  // iterate becomes schur_warm_.
+  auto newton = [&]() {
+    if (!solve("nsn", r, newton_settings_, schur_warm_, solver_ws_, newton_sol_)) return false;
+    newton_iters += newton_sol_.iterations;
+    newton_time += newton_sol_.iteration_time_s;
+    if (newton_sol_.status == SolveStatus::Converged) {
+      schur_sol_.lambda = newton_sol_.lambda;
+      schur_sol_.status = SolveStatus::Converged;
+      return true;
+    }
+    if (newton_sol_.status == SolveStatus::MaxIterations) schur_warm_.lambda = newton_sol_.lambda;
+    return false;
+  };
+  if (use_newton && newton()) {
+    schur_sol_.iterations = 0;
+    schur_sol_.fallbacks = 0;
+    schur_sol_.iteration_time_s = newton_time;
+    return true;
+  }
+  if (!solve(settings_.solver, r, st, schur_warm_, solver_ws_, schur_sol_)) return false;
+  if (schur_sol_.status == SolveStatus::Diverged || schur_sol_.status == SolveStatus::Failed)
+    return false;
+  if (use_newton && schur_sol_.status == SolveStatus::MaxIterations) {
+    schur_warm_.lambda = schur_sol_.lambda;
+    newton();
+  }
+  schur_sol_.iteration_time_s += newton_time;
   return true;
 }
 

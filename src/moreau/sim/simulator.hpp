@@ -48,6 +48,7 @@ class Simulator {
   // passes the full problem's natural map; false on an unknown solver.
   bool solve_step(const Problem& p);
   bool solve_fast(const Problem& p);
+  bool solve_reduced(const Problem& r, const SolverInfo& info, int& newton_iters);
 
   const Model* model_;
   SimSettings settings_;
@@ -68,9 +69,11 @@ class Simulator {
   State mid_;
   std::unique_ptr<nmdp::Stepper> nmdp_;  // made on the first step of mdp, nmdp, nmdp-zo
   std::string error_;
-  JointSchur schur_;      // the fast path's elimination of the joint rows
-  WarmStart schur_warm_;  // its warm start (the limit and contact rows of warm_)
-  Solution schur_sol_;    // its solution
+  JointSchur schur_;                // the fast path's elimination of the joint rows
+  WarmStart schur_warm_;            // its warm start (the limit and contact rows of warm_)
+  Solution schur_sol_;              // its solution
+  SolverSettings newton_settings_;  // the fast path's nsn attempt (SimSettings::fast_path_newton)
+  Solution newton_sol_;
   GrowVec full_lambda_, full_v_, scratch_;
   bool fast_path_used_ = false;
 };

@@ -27,6 +27,10 @@ const std::vector<SolverInfo>& solver_registry() {
   return registry;
 }
 
+bool in_bench_default_set(const SolverInfo& s) {
+  return s.name != "pgs" && s.name != "direct" && s.name != "sap" && !s.peer && s.bench_default;
+}
+
 const SolverInfo* find_solver(std::string_view name) {
   for (const SolverInfo& s : solver_registry())
     if (s.name == name) return &s;

@@ -35,6 +35,7 @@ enum class WorkspaceSlot {
   Lemke,
   ProxFp,
   Sap,
+  Nsn,
   Count
 };
 
@@ -80,7 +81,15 @@ struct SolverInfo {
   // true: contact rows only (W r + q, Siconos's fc3d); solve() declines joint and limit rows
   // (status Failed, message says why).
   bool contacts_only = false;
+  // false: left out of `moreau bench`'s default solver set (run it by name), e.g. nsn, whose dense
+  // Newton system is made for the small reduced problems of the fast path.
+  bool bench_default = true;
 };
+
+// `moreau bench`'s default set: every registered solver except the foundation's plain `pgs`, the
+// bilateral-only `direct`, `sap` (a regularized problem: its natural map on the hard problem
+// measures the regularization; docs/solvers.md), the peers, and those marked !bench_default.
+bool in_bench_default_set(const SolverInfo& s);
 
 // All registered solvers in a fixed order.
 const std::vector<SolverInfo>& solver_registry();

@@ -145,6 +145,15 @@ std::span<const ParamSpec> ngn() {
   };
   return t;
 }
+std::span<const ParamSpec> nsn() {
+  static const ParamSpec t[] = {
+      {"rho_scale", "1", "block scale rho_b = rho_scale / mean diagonal of (D + R)_bb", 1.0, "", kPos, kBig, false, FIELD(nsn.rho_scale)},
+      {"max_rows", "rows", "larger problems fail: the Newton system is dense", 1000.0, "", 1.0, kBig, true, FIELD(nsn.max_rows)},
+      {"prox", "1", "proximal term eps = prox max_i A_ii in the Newton matrix; 0: Gauss-Newton steps", 1e-8, "", 0.0, 1.0, false, FIELD(nsn.prox)},
+      {"ls_steps", "-", "Armijo step halvings before the line search gives up", 30.0, "", 0.0, 60.0, true, FIELD(nsn.ls_steps)},
+  };
+  return t;
+}
 std::span<const ParamSpec> sap() {
   static const ParamSpec t[] = {
       {"stiffness", "N/m", "contact stiffness k where the materials set none; inf: near-rigid (eq. 29)", kInf, "", kPos, kInf, false, FIELD(sap.stiffness)},

@@ -25,6 +25,7 @@ std::span<const ParamSpec> admm_ncp_sa();
 std::span<const ParamSpec> apgd();
 std::span<const ParamSpec> prox();
 std::span<const ParamSpec> ngn();
+std::span<const ParamSpec> nsn();
 std::span<const ParamSpec> lemke();
 std::span<const ParamSpec> sap();
 std::span<const ParamSpec> prox_fp();

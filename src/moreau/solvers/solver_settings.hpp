@@ -70,6 +70,13 @@ struct NgnSettings {
   bool warm = true;           // start from the warm start when given
 };
 
+// nsn (semismooth Newton on the natural map; nsn.hpp).
+struct NsnSettings {
+  double rho_scale = 1.0;  // [1] rho_b = rho_scale / mean diagonal of A_bb
+  int max_rows = 1000;     // [rows] larger problems fail (the Newton system is dense)
+  int ls_steps = 30;       // Armijo halvings before the line search gives up
+  double prox = 1e-8;      // [1] proximal term eps = prox * max diagonal of A; 0: Gauss-Newton
+};
 // lemke (Stewart and Trinkle friction-pyramid LCP).
 struct LemkeSettings {
   int directions = 8;        // friction-pyramid edges n_d, in [3, 1024]
@@ -122,6 +129,7 @@ struct SolverSettings {
   ApgdSettings apgd;
   ProxSettings prox;
   NgnSettings ngn;
+  NsnSettings nsn;
   LemkeSettings lemke;
   ProxFpSettings prox_fp;
   DirectSettings direct;

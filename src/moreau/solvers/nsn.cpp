@@ -1,0 +1,275 @@
+// "nsn": semismooth Newton on the natural map (eq. 163); see nsn.hpp.
+#include "moreau/solvers/nsn.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include <Eigen/Cholesky>
+
+#include "moreau/ncp/cones.hpp"
+#include "moreau/ncp/residuals.hpp"
+#include "moreau/solvers/prox_fp.hpp"
+
+namespace moreau {
+
+Mat3 nsn::coulomb_projection_jacobian(const Vec3& y, double mu) {
+  const double r = std::hypot(y[0], y[1]);
+  if (r <= mu * y[2]) return Mat3::Identity();  // inside K_mu
+  if (mu * r <= -y[2]) return Mat3::Zero();     // inside the polar cone -K*_mu
+  // P(y) = s (mu e, 1), s = (y_n + mu r) / (1 + mu^2), e = y_T / r (r > 0 here).
+  const double c = 1.0 / (1.0 + mu * mu), s = (y[2] + mu * r) * c;
+  const Eigen::Vector2d e(y[0] / r, y[1] / r);
+  Mat3 J;
+  J.topLeftCorner<2, 2>() = mu * mu * c * e * e.transpose() +
+                            (mu * s / r) * (Eigen::Matrix2d::Identity() - e * e.transpose());
+  J.topRightCorner<2, 1>() = mu * c * e;
+  J.bottomLeftCorner<1, 2>() = mu * c * e.transpose();
+  J(2, 2) = c;
+  return J;
+}
+
+namespace {
+
+struct NsnWorkspace {
+  static constexpr WorkspaceSlot slot = WorkspaceSlot::Nsn;
+  GrowMat A;   // D + R, dense
+  GrowMat Ae;  // A + eps I: the Newton matrix's (the proximal term, see solve_nsn)
+  GrowMat H;   // element of the generalized Jacobian of F (with Ae)
+  GrowMat N;   // H^T H + m I (Gauss-Newton steps), factored in place
+  GrowMat G;   // 3 x n: rows of rho_b G for one contact
+  std::optional<Eigen::LLT<Eigen::Ref<MatX>>> llt;
+  std::vector<int> piv;  // the LU's row interchanges
+  GrowVec lam, v, F, rho, g, d, trial, v_trial, v_eps, F_trial, best, scratch;
+  std::vector<Mat3> dP;  // per block: the projection's Jacobian (limits: entry (0, 0))
+};
+
+// F(lambda) = lambda - P_K(lambda - rho (v + Gamma(v))) into F; returns 1/2 |F|^2. With dP set,
+// also the projection's generalized Jacobian per block.
+double natural_map(const Problem& p, const VecCRef& lam, const VecCRef& v, const VecCRef& rho,
+                   VecRef F, std::vector<Mat3>* dP) {
+  for (size_t k = 0; k < p.blocks.size(); ++k) {
+    const ConstraintBlock& b = p.blocks[k];
+    const int o = b.offset;
+    const double r = rho[o];
+    switch (b.cone) {
+      case ConeKind::Free:  // P = identity: F = rho v
+        F.segment(o, b.size) = r * v.segment(o, b.size);
+        break;
+      case ConeKind::Orthant: {
+        const double y = lam[o] - r * v[o];
+        F[o] = lam[o] - project_orthant(y);
+        if (dP) (*dP)[k](0, 0) = y > 0.0 ? 1.0 : 0.0;
+        break;
+      }
+      case ConeKind::Coulomb: {
+        const Vec3 w = v.segment<3>(o) + de_saxce(v.segment<3>(o), b.mu);
+        const Vec3 y = lam.segment<3>(o) - r * w;
+        F.segment<3>(o) = lam.segment<3>(o) - project_coulomb(y, b.mu);
+        if (dP) (*dP)[k] = nsn::coulomb_projection_jacobian(y, b.mu);
+        break;
+      }
+    }
+  }
+  return 0.5 * F.squaredNorm();
+}
+
+// H = dF/dlambda with Ae = A + eps I in place of A: per block, H_b = (E_b - P'_b E_b) + rho_b P'_b
+// G_b with G = (I + Gamma'(v)) Ae (the De Saxce term's derivative mu v_T^T / |v_T| on the normal
+// row; 0 at v_T = 0).
+void jacobian(const Problem& p, NsnWorkspace& w) {
+  const int n = p.nl;
+  w.H.resize(n, n);
+  for (size_t k = 0; k < p.blocks.size(); ++k) {
+    const ConstraintBlock& b = p.blocks[k];
+    const int o = b.offset, m = b.size;
+    const double r = w.rho[o];
+    switch (b.cone) {
+      case ConeKind::Free:
+        w.H.middleRows(o, m) = r * w.Ae.middleRows(o, m);
+        break;
+      case ConeKind::Orthant: {
+        const double dp = w.dP[k](0, 0);
+        w.H.row(o) = (r * dp) * w.Ae.row(o);
+        w.H(o, o) += 1.0 - dp;
+        break;
+      }
+      case ConeKind::Coulomb: {
+        const Mat3& P = w.dP[k];
+        const double vt = std::hypot(w.v[o], w.v[o + 1]);
+        w.G = r * w.Ae.middleRows(o, 3);
+        if (vt > 0.0)
+          w.G.row(2) += (r * b.mu / vt) * (w.v[o] * w.Ae.row(o) + w.v[o + 1] * w.Ae.row(o + 1));
+        w.H.middleRows(o, 3).noalias() = P * w.G;
+        w.H.block<3, 3>(o, o) += Mat3::Identity() - P;
+        break;
+      }
+    }
+  }
+}
+
+// In place LU with partial pivoting (LAPACK getrf's unblocked loop; Eigen's PartialPivLU would
+// allocate its permutation on every factorization). False at an exactly zero pivot.
+bool lu_factor(Eigen::Ref<MatX> A, std::vector<int>& piv) {
+  const Eigen::Index n = A.rows();
+  piv.resize(n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    Eigen::Index p = 0;
+    if (A.col(k).tail(n - k).cwiseAbs().maxCoeff(&p) == 0.0) return false;
+    p += k;
+    piv[k] = static_cast<int>(p);
+    if (p != k) A.row(k).swap(A.row(p));
+    const Eigen::Index m = n - k - 1;
+    A.col(k).tail(m) /= A(k, k);
+    A.bottomRightCorner(m, m).noalias() -= A.col(k).tail(m) * A.row(k).tail(m);
+  }
+  return true;
+}
+
+// x <- A^-1 x with A's factors from lu_factor.
+void lu_solve(const Eigen::Ref<const MatX>& LU, const std::vector<int>& piv, VecRef x) {
+  for (size_t k = 0; k < piv.size(); ++k) std::swap(x[k], x[piv[k]]);
+  LU.triangularView<Eigen::UnitLower>().solveInPlace(x);
+  LU.triangularView<Eigen::Upper>().solveInPlace(x);
+}
+
+}  // namespace
+
+void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in,
+               SolverWorkspace& wsp, Solution& sol) {
+  if (reject_invalid_problem("nsn", p, sol)) return;
+  const NsnSettings& S = s.nsn;
+  const int n = p.nl;
+  sol.iterations = 0;
+  sol.residual = 0.0;
+  if (n > S.max_rows) {
+    sol.status = SolveStatus::Failed;
+    sol.message = "nsn: " + std::to_string(n) +
+                  " rows, more than max_rows = " + std::to_string(S.max_rows) +
+                  " (the Newton system is dense)";
+    sol.lambda.setZero(n);
+    return;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  auto& w = wsp.get<NsnWorkspace>();
+  // Set-up: A = D + R, dense, and the block scales.
+  if (p.has_dense)
+    w.A = p.D_dense.topLeftCorner(n, n);
+  else
+    p.D.to_dense(w.A);
+  if (p.R.size() == n) w.A.diagonal() += p.R;
+  w.rho.resize(n);
+  w.dP.resize(p.blocks.size());
+  for (const ConstraintBlock& b : p.blocks) {
+    const double mean = w.A.diagonal().segment(b.offset, b.size).mean();
+    w.rho.segment(b.offset, b.size).setConstant(mean > 0.0 ? S.rho_scale / mean : S.rho_scale);
+  }
+  // The proximal term (Rockafellar 1976; Siconos's PROX wraps its Newton solver the same way):
+  // the Newton matrix is taken with A + eps I, so that redundant sticking contacts (a singular A)
+  // still give a non-singular system, and each step is a Newton step on the proximal problem
+  // centred at the current iterate, whose fixed points are the NCP's solutions. Along A's null
+  // space (forces redistributed among redundant contacts) the step then moves lambda until a
+  // contact reaches its cone's boundary: what settles a problem made slightly inconsistent there.
+  const double eps = S.prox * w.A.diagonal().cwiseAbs().maxCoeff();
+  w.Ae = w.A;
+  w.Ae.diagonal().array() += eps;
+  sol.setup_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  w.lam.resize(n);
+  if (ws_in.empty())
+    w.lam.setZero();
+  else
+    w.lam = ws_in.lambda;
+  w.v.resize(n);
+  w.v.noalias() = w.A * w.lam;
+  w.v += p.v_f;
+  w.F.resize(n);
+  double theta = natural_map(p, w.lam, w.v, w.rho, w.F, &w.dP);
+  double best = std::numeric_limits<double>::infinity();
+  w.best.resize(n);
+  sol.status = SolveStatus::MaxIterations;
+  for (int it = 0;; ++it) {
+    const double res = ncp_residuals(p, w.lam, w.v, true, w.scratch).natmap;
+    if (!std::isfinite(res)) {
+      sol.status = SolveStatus::Diverged;
+      sol.message = "nsn: non-finite iterate";
+      break;
+    }
+    if (s.trace) sol.trace.push_back(res);
+    if (res < best) {
+      best = res;
+      w.best = w.lam;
+    }
+    sol.iterations = it;
+    if (res <= s.tol) {
+      sol.status = SolveStatus::Converged;
+      break;
+    }
+    if (it >= s.max_iters) break;
+    // Newton step H d = -F (LU), or Gauss-Newton (H^T H + m I) d = -H^T F when eps = 0 or the
+    // LU step is not finite.
+    jacobian(p, w);
+    w.d.resize(n);
+    w.g.resize(n);
+    bool newton = false;
+    if (eps > 0.0) {
+      w.d = -w.F;
+      newton = lu_factor(w.H, w.piv);
+      if (newton) {
+        lu_solve(w.H, w.piv, w.d);
+        newton = w.d.allFinite();
+      }
+    }
+    if (!newton) {
+      if (eps > 0.0) jacobian(p, w);  // the LU overwrote H
+      w.N.resize(n, n);
+      w.N.noalias() = w.H.transpose() * w.H;
+      // A ridge of 1e-12 of the largest diagonal entry keeps the factorization defined where
+      // redundant contacts make H singular; the step is then H's least-squares Newton step.
+      w.N.diagonal().array() += 1e-12 * w.N.diagonal().maxCoeff() + 1e-300;
+      w.g.noalias() = w.H.transpose() * w.F;
+      w.llt.emplace(w.N);
+      if (w.llt->info() != Eigen::Success) {
+        sol.status = SolveStatus::Failed;
+        sol.message = "nsn: the Newton system is not positive definite";
+        break;
+      }
+      w.d = -w.g;
+      w.llt->solveInPlace(w.d);
+    }
+    // Armijo backtracking on 1/2 |F_eps|^2, the merit of the proximal problem centred at lambda
+    // (v_eps = v + eps (lambda' - lambda)); its slope along d is -|F|^2 for the Newton step.
+    const double slope = newton ? -2.0 * theta : w.g.dot(w.d);
+    double alpha = 1.0;
+    bool accepted = false;
+    w.trial.resize(n);
+    w.v_trial.resize(n);
+    w.v_eps.resize(n);
+    w.F_trial.resize(n);
+    for (int k = 0; k <= S.ls_steps; ++k, alpha *= 0.5) {
+      w.trial = w.lam + alpha * w.d;
+      w.v_trial.noalias() = w.A * w.trial;
+      w.v_trial += p.v_f;
+      w.v_eps = w.v_trial + (eps * alpha) * w.d;
+      const double th = natural_map(p, w.trial, w.v_eps, w.rho, w.F_trial, nullptr);
+      if (th <= theta + 1e-4 * alpha * slope) {
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) {
+      sol.message = "nsn: the line search found no decrease of |F| (stalled)";
+      break;
+    }
+    w.lam.swap(w.trial);
+    w.v.swap(w.v_trial);
+    theta = natural_map(p, w.lam, w.v, w.rho, w.F, &w.dP);
+  }
+  // Converged: the last iterate; otherwise the best one met (lowest natural map).
+  sol.lambda = sol.status == SolveStatus::Converged ? w.lam : w.best;
+  sol.residual = best;
+}
+
+}  // namespace moreau

@@ -1,0 +1,31 @@
+#pragma once
+// "nsn": non-smooth (semismooth) Newton on the natural map of the NCP (report eq. 163),
+//   F(lambda) = lambda - P_K(lambda - rho (v + Gamma(v))),  v = A lambda + v_f,  A = D + R,
+// with one scale rho_b = rho_scale / (mean diagonal of A_bb) per block, as Alart & Curnier (1991)
+// scale their function: per block, lambda_b = P_K(lambda_b - rho_b w_b) holds for one rho_b > 0 iff
+// it holds for all, so F = 0 exactly where the unscaled natural map (the stopping test) is 0.
+// Each iteration takes an element H of F's generalized Jacobian (Qi & Sun 1993), solves the
+// Gauss-Newton system (H^T H + eps I) d = -H^T F (eps = 1e-12 of the largest diagonal entry: the
+// least-squares Newton step, defined where redundant contacts make H singular), and backtracks on
+// 1/2 |F|^2 (Armijo). Dense: A is formed densely, for problems of at most max_rows rows. Made for
+// small problems solved many times from a warm start (the fast path's reduced NCP,
+// docs/performance.md), where it converges in a few iterations.
+#include "moreau/solvers/solver.hpp"
+
+namespace moreau {
+
+// Parameters: "rho_scale" (1), "max_rows" (1000: above, status Failed), "ls_steps" (30 halvings
+// of the Armijo backtracking). Status: Converged when the natural map (eq. 163) <= tol;
+// MaxIterations at the cap or when the line search finds no decrease (the best iterate is
+// returned); Failed when the problem is larger than max_rows or the Newton system cannot be
+// factored; Diverged on non-finite iterates.
+void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& w, SolverWorkspace& ws,
+               Solution& sol);
+
+namespace nsn {
+// An element of the generalized Jacobian of P_{K_mu} at y (moreau order [t, o, n]): I inside
+// K_mu, 0 inside its polar cone, the derivative of the projection onto the cone's surface between.
+Mat3 coulomb_projection_jacobian(const Vec3& y, double mu);
+}  // namespace nsn
+
+}  // namespace moreau

@@ -1,0 +1,169 @@
+// nsn (semismooth Newton on the natural map): the cone projection's Jacobian against finite
+// differences, the point mass's stick and slip answers, agreement with nbgs-exact on random
+// contact problems with joint and limit rows, local quadratic convergence, redundant contacts,
+// and the size limit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "moreau/ncp/cones.hpp"
+#include "moreau/ncp/residuals.hpp"
+#include "moreau/solvers/nsn.hpp"
+#include "moreau/solvers/solver.hpp"
+#include "solvers/implicit_problems.hpp"
+
+using namespace moreau;
+using namespace moreau::testing_problems;
+
+namespace {
+Solution run(const char* name, const Problem& p, double tol = 1e-10, int max_iters = 100,
+             const WarmStart& warm = {}) {
+  SolverSettings s;
+  s.tol = tol;
+  s.max_iters = max_iters;
+  s.trace = true;
+  SolverWorkspace ws;
+  Solution sol;
+  EXPECT_TRUE(solve(name, p, s, warm, ws, sol)) << sol.message;
+  return sol;
+}
+}  // namespace
+
+TEST(Nsn, ConeProjectionJacobianMatchesFiniteDifferences) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  int inside = 0, polar = 0, surface = 0;
+  for (const double mu : {0.0, 0.3, 1.0, 2.5}) {
+    for (int k = 0; k < 200; ++k) {
+      const Vec3 y(U(rng), U(rng), U(rng));
+      const double r = std::hypot(y[0], y[1]);
+      // Off the region boundaries, where P is smooth.
+      if (std::abs(r - mu * y[2]) < 1e-3 || std::abs(mu * r + y[2]) < 1e-3 || r < 1e-3) continue;
+      const Mat3 J = nsn::coulomb_projection_jacobian(y, mu);
+      Mat3 fd;
+      const double h = 1e-7;
+      for (int c = 0; c < 3; ++c) {
+        Vec3 a = y, b = y;
+        a[c] += h;
+        b[c] -= h;
+        fd.col(c) = (project_coulomb(a, mu) - project_coulomb(b, mu)) / (2.0 * h);
+      }
+      EXPECT_LT((J - fd).cwiseAbs().maxCoeff(), 1e-6) << "mu " << mu << " y " << y.transpose();
+      if (J.isIdentity())
+        ++inside;
+      else if (J.isZero())
+        ++polar;
+      else
+        ++surface;
+    }
+  }
+  EXPECT_GT(inside, 20);
+  EXPECT_GT(polar, 20);
+  EXPECT_GT(surface, 20);
+}
+
+TEST(Nsn, PointMassSticksAndSlipsAsCoulombSays) {
+  // D = I / m, v_f = (h_x, 0, h_y) / m (dt = 1): holds when |h_x| <= mu |h_y|, else slides with
+  // lambda_t = -mu lambda_n sign(h_x), lambda_n = -h_y.
+  const double m = 2.0, mu = 0.5;
+  for (const double hx : {0.0, 2.0, 4.9, 5.1, 8.0, -12.0}) {
+    const Problem p = point_mass(m, hx, -9.81 * m / 2.0, mu);
+    const Solution sol = run("nsn", p);
+    ASSERT_TRUE(sol.converged()) << hx << ": " << sol.message;
+    const double ln = 9.81 * m / 2.0;
+    EXPECT_NEAR(sol.lambda[2], ln, 1e-9) << hx;
+    const double lt = std::abs(hx) <= mu * ln ? -hx : -mu * ln * (hx > 0 ? 1.0 : -1.0);
+    EXPECT_NEAR(sol.lambda[0], lt, 1e-9) << hx;
+    EXPECT_NEAR(sol.lambda[1], 0.0, 1e-12) << hx;
+    EXPECT_LE(sol.iterations, 5) << hx;  // piecewise linear in one contact: a few Newton steps
+  }
+  // Pulled off the plane: no impulse.
+  const Solution off = run("nsn", point_mass(m, 3.0, 9.81, mu));
+  ASSERT_TRUE(off.converged());
+  EXPECT_LT(off.lambda.cwiseAbs().maxCoeff(), 1e-12);
+}
+
+TEST(Nsn, AgreesWithNbgsExactOnRandomProblemsWithJointsAndLimits) {
+  // nsn is a local method (nsn.hpp): from a cold start on contact rows only, and on every problem
+  // from a warm start 1e-3 away from nbgs-exact's answer (the fast path's use: the previous
+  // step's impulses). D is SPD (3 nc + rows <= 6 nb), so the velocities are unique.
+  std::mt19937 rng(11);
+  int compared = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const double mu = 0.2 + 0.1 * (trial % 8);
+    const int joints = trial % 3, limits = trial % 4;
+    const Problem p = random_contacts(rng, 4, 6, mu, 1.0, joints, limits);
+    const Solution b = run("nbgs-exact", p, 1e-10, 20000);
+    if (!b.converged()) continue;
+    WarmStart warm;
+    warm.lambda = b.lambda;
+    for (int i = 0; i < p.nl; ++i) warm.lambda[i] += 1e-3 * std::sin(1.0 + i);
+    for (const bool cold : {true, false}) {
+      if (cold && (joints > 0 || limits > 0)) continue;
+      const Solution a = run("nsn", p, 1e-10, 200, cold ? WarmStart{} : warm);
+      ASSERT_TRUE(a.converged()) << trial << (cold ? " cold: " : " warm: ") << a.message;
+      GrowVec v(p.nl);
+      p.D.multiply(a.lambda.data(), v.data());
+      v += p.v_f;
+      EXPECT_LE(ncp_residuals(p, a.lambda, v).natmap, 1e-10) << trial;
+      EXPECT_LT((a.v_plus - b.v_plus).cwiseAbs().maxCoeff(), 1e-7) << trial;
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 15);
+}
+
+TEST(Nsn, ConvergesQuadraticallyFromNearTheSolution) {
+  std::mt19937 rng(3);
+  const Problem p = random_contacts(rng, 4, 6, 0.5, 1.0);
+  const Solution ref = run("nsn", p, 1e-13, 200);
+  ASSERT_TRUE(ref.converged()) << ref.message;
+  WarmStart warm;
+  warm.lambda = ref.lambda;
+  warm.lambda += VecX::Constant(p.nl, 1e-4);
+  const Solution sol = run("nsn", p, 1e-12, 200, warm);
+  ASSERT_TRUE(sol.converged()) << sol.message;
+  // From 1e-4 away: the natural map falls at least quadratically, so 1e-12 within 4 steps.
+  EXPECT_LE(sol.iterations, 4);
+  ASSERT_GE(sol.trace.size(), 2u);
+  EXPECT_LT(sol.trace[1], 1e-6);
+}
+
+TEST(Nsn, RedundantContactsConverge) {
+  // Four contacts under one box, pressed down and pushed sideways below the friction limit: D is
+  // singular (12 rows, 6 DoFs); the impulse is not unique but the velocities are (0).
+  MatX J = MatX::Zero(12, 6);
+  const double m = 2.0, I = 0.1;
+  MatX Minv = MatX::Zero(6, 6);
+  Minv.topLeftCorner(3, 3) = Mat3::Identity() / m;
+  Minv.bottomRightCorner(3, 3) = Mat3::Identity() / I;
+  std::vector<ConstraintBlock> spec;
+  int k = 0;
+  for (const double x : {-0.5, 0.5})
+    for (const double y : {-0.5, 0.5}) {
+      J.block<3, 3>(3 * k, 0) = Mat3::Identity();
+      J.block<3, 3>(3 * k, 3) = -skew(Vec3(x, y, -0.5));
+      spec.push_back(block(ConeKind::Coulomb, 3, 0.6));
+      ++k;
+    }
+  const MatX D = J * Minv * J.transpose();
+  const Vec6 u_free = (Vec6() << 0.5, 0.2, -2.0, 0.1, -0.1, 0.3).finished();
+  const VecX vf = J * u_free;
+  const Problem p = from_dense(spec, D, vf);
+  const Solution sol = run("nsn", p, 1e-10, 100);
+  ASSERT_TRUE(sol.converged()) << sol.message;
+  EXPECT_LT(sol.v_plus.cwiseAbs().maxCoeff(), 1e-9);
+}
+
+TEST(Nsn, RefusesProblemsAboveMaxRows) {
+  std::mt19937 rng(5);
+  const Problem p = random_contacts(rng, 4, 6, 0.5, 1.0);
+  SolverSettings s;
+  s.nsn.max_rows = 10;
+  SolverWorkspace ws;
+  Solution sol;
+  ASSERT_TRUE(solve("nsn", p, s, {}, ws, sol));
+  EXPECT_EQ(sol.status, SolveStatus::Failed);
+  EXPECT_NE(sol.message.find("max_rows"), std::string::npos) << sol.message;
+}
