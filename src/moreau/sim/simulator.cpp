@@ -69,10 +69,9 @@ bool Simulator::solve_step(const Problem& p) {
 
 // The fast path: the NCP of the limit and contact rows on the Schur complement of the joint rows
 // (sim/joint_schur.hpp), solved by nsn and the step's solver (solve_reduced) and expanded to the
-// full impulse. The two
-// problems are equivalent: the full natural map (eq. 163) of the expanded impulse is the reduced
-// one's on the limit and contact rows, and the joint rows' equation residual after one refinement
-// step. The answer is kept unless the reduced solve converged while the full natural map misses
+// full impulse. The two problems are equivalent: the full natural map (eq. 163) of the expanded
+// impulse is the reduced one's on the limit and contact rows, and the joint rows' equation
+// residual after one refinement step. The answer is kept unless the reduced solve converged while the full natural map misses
 // tol (a joint block too ill-conditioned for the elimination): then warm_ becomes the expanded
 // impulse, from which the full solve starts. A reduced solve stopped at its iteration cap is kept
 // with that status, as the full solve's would be.
