@@ -214,6 +214,15 @@ TEST(MeshMeshTriangles, CubeMeshRestsOnACubeMesh) {
   EXPECT_LE(angle, 1e-6);
 }
 
+// The channel as a triangle mesh under a free cube of half side h (1 kg).
+static Model cube_over_channel(const Channel& c, double h) {
+  Geometry lower;
+  lower.name = "channel";
+  lower.type = ShapeType::TriangleMesh;
+  lower.mesh = channel_mesh(c);
+  return pair_model(lower, cube("cube", true, h), 1.0, (4 * h * h / 6.0) * Mat3::Identity());
+}
+
 // A cube of half side 0.1 dropped from just above a U channel's walls (outer half width 0.5,
 // inner 0.3, floor 0.1 thick, walls 0.5 high): triangle by triangle it falls between the walls and
 // rests on the floor at z = f + h = 0.2; through the convex hulls (a box 0.5 high) it rests on top
@@ -221,12 +230,7 @@ TEST(MeshMeshTriangles, CubeMeshRestsOnACubeMesh) {
 TEST(MeshMeshTriangles, CubeFallsIntoAUChannelOnlyWithTriangles) {
   const Channel c;
   const double h = 0.1;
-  Geometry lower;
-  lower.name = "channel";
-  lower.type = ShapeType::TriangleMesh;
-  lower.mesh = channel_mesh(c);
-  const Model m =
-      pair_model(lower, cube("cube", true, h), 1.0, (4 * h * h / 6.0) * Mat3::Identity());
+  const Model m = cube_over_channel(c, h);
   for (const MeshMeshMode mode : {MeshMeshMode::Triangles, MeshMeshMode::Hull}) {
     SimSettings st;
     st.collision.mesh_mesh = mode;
@@ -308,12 +312,7 @@ TEST(MeshMeshTriangles, OpenMeshFallsBackToTheHullWithAWarning) {
 TEST(MeshMeshTriangles, RandomDropsComeToRestOnTheChannelFloor) {
   const Channel c;
   const double h = 0.1;
-  Geometry lower;
-  lower.name = "channel";
-  lower.type = ShapeType::TriangleMesh;
-  lower.mesh = channel_mesh(c);
-  const Model m =
-      pair_model(lower, cube("cube", true, h), 1.0, (4 * h * h / 6.0) * Mat3::Identity());
+  const Model m = cube_over_channel(c, h);
   uint64_t state = 99;
   auto uniform = [&] {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
