@@ -81,6 +81,36 @@ TEST(JointSchur, DeclinesWithoutJointRowsOrWithLoops) {
   }
 }
 
+TEST(FastPath, JointRowsOnlyAreSolvedByTheElimination) {
+  // chain: links on revolute joints, no contacts, no limits. The elimination alone is the solve,
+  // lambda_j = -D_jj^-1 v_j: zero iterations, the full natural map at round-off, and the same
+  // impulse as the full solve to its tolerance.
+  Result<Scene> made = make_builtin_scene("chain", {{"n", "8"}});
+  ASSERT_TRUE(made) << made.error().message();
+  Scene sc = std::move(*made);
+  SimSettings fast = sc.settings, full = sc.settings;
+  fast.fast_path = true;
+  full.fast_path = false;
+  full.solver_settings.tol = 1e-12;
+  full.solver_settings.max_iters = 100000;
+  Simulator a(sc.model, fast), b(sc.model, full);
+  State sa = sc.initial, sb = sc.initial;
+  for (int k = 0; k < 20; ++k) {
+    ASSERT_TRUE(a.step(sa)) << a.error();
+    ASSERT_TRUE(b.step(sb)) << b.error();
+    const Problem& p = a.problem();
+    ASSERT_EQ(p.rows_of(RowKind::Joint), p.nl) << "step " << k;
+    EXPECT_TRUE(a.fast_path_used()) << "step " << k;
+    EXPECT_TRUE(a.solution().converged()) << "step " << k;
+    EXPECT_EQ(a.solution().iterations, 0);
+    EXPECT_LE(a.solution().residual, 1e-12) << "step " << k;
+    const double scale = 1.0 + b.solution().lambda.cwiseAbs().maxCoeff();
+    EXPECT_LE((a.solution().lambda - b.solution().lambda).cwiseAbs().maxCoeff(), 1e-8 * scale)
+        << "step " << k;
+    sb = sa;  // same state for the next comparison
+  }
+}
+
 TEST(FastPath, StepsMeetTheFullNaturalMapAndFollowTheFullTrajectory) {
   // quadruped: a floating base with legs on the ground. Each fast step's answer is judged on the
   // full problem; converged steps meet tol there, and the trajectory stays close to the one of

@@ -7,6 +7,7 @@
 
 #include "moreau/dynamics/softening.hpp"
 #include "moreau/ncp/residuals.hpp"
+#include "moreau/solvers/admm_linear.hpp"
 #include "moreau/solvers/solver.hpp"
 
 using namespace moreau;
@@ -169,6 +170,33 @@ TEST(AdmmOptions, AccelerationAndBackendsAgree) {
         EXPECT_TRUE(sol.converged()) << backend << " " << accel << " " << relax;
         EXPECT_LE((sol.lambda - Vec3(-0.3, -0.4, 1.0)).cwiseAbs().maxCoeff(), 1e-8);
       }
+}
+
+TEST(AdmmLinear, DenseInverseSolvesAsTheFactorAndFollowsEachRefactor) {
+  // After kSolvesBeforeInverse solves a dense factor is replaced by its explicit inverse: the
+  // answers must stay those of the factor (to round-off of a well-conditioned system), and a new
+  // shift must give the new system's answer (a stale inverse would not).
+  const int n = 30;
+  MatX B = MatX::NullaryExpr(n, n, [](Eigen::Index i, Eigen::Index j) {
+    return std::sin(1.0 + 3.0 * double(i) + 7.0 * double(j));
+  });
+  const MatX D = B * B.transpose();
+  Problem p = one_block(ConeKind::Free, D, VecX::Zero(n));
+  const VecX b = VecX::LinSpaced(n, -1.0, 2.0);
+  AdmmLinearSolver lin;
+  lin.setup(p, 0, 1000);
+  ASSERT_EQ(lin.backend(), AdmmLinearSolver::Backend::Dense);
+  for (double shift : {0.5, 2.0}) {
+    ASSERT_TRUE(lin.factor(shift));
+    const VecX want = (D + shift * MatX::Identity(n, n)).llt().solve(b);
+    GrowVec x;
+    for (int k = 0; k < 20; ++k) {
+      lin.solve(b, x);
+      ASSERT_EQ(x.size(), n);
+      EXPECT_LE((VecX(x) - want).cwiseAbs().maxCoeff(), 1e-10 * want.cwiseAbs().maxCoeff())
+          << "shift " << shift << ", solve " << k;
+    }
+  }
 }
 
 TEST(Apgd, NcpOptionSolvesTheNcp) {

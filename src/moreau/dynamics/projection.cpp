@@ -50,10 +50,10 @@ PositionProjector::PositionProjector(const Model& model) : model_(&model) {
   }
   for (Island& isl : islands_) {
     isl.A.resize(isl.capacity, isl.capacity);
+    isl.L.resize(isl.capacity, isl.capacity);
     isl.rhs.resize(isl.capacity);
     isl.x.resize(isl.capacity);
     isl.res.resize(isl.capacity);
-    isl.llt.compute(MatX::Identity(isl.capacity, isl.capacity));  // sizes the factor's storage
   }
 }
 
@@ -120,14 +120,14 @@ void PositionProjector::correct(State& s) {
       n += rows_[jn].n;
     }
     if (n == 0) continue;
-    // Rows past n (joints' unused capacity) are identity, so that the factor keeps its size.
-    isl.A.setIdentity();
-    isl.A.topLeftCorner(n, n).setZero();
-    isl.rhs.setZero();
+    // The n active rows only (a joint's unused capacity and unviolated limits are left out).
+    auto A = isl.A.topLeftCorner(n, n);
+    auto rhs = isl.rhs.head(n);
+    A.setZero();
     for (int jn : isl.joints) {
       const JointRows& Ri = rows_[jn];
       if (Ri.n == 0) continue;
-      isl.rhs.segment(Ri.offset, Ri.n) = Ri.phi.head(Ri.n);
+      rhs.segment(Ri.offset, Ri.n) = Ri.phi.head(Ri.n);
       const Joint& j = m.joints()[jn];
       for (int slot = 0; slot < 2; ++slot) {
         const int b = slot == 0 ? j.follower : j.base;
@@ -136,7 +136,7 @@ void PositionProjector::correct(State& s) {
         for (const auto& [jm, t] : incidence_[b]) {
           const JointRows& Rj = rows_[jm];
           if (Rj.n == 0) continue;
-          isl.A.block(Ri.offset, Rj.offset, Ri.n, Rj.n).noalias() +=
+          A.block(Ri.offset, Rj.offset, Ri.n, Rj.n).noalias() +=
               W * Rj.J[t].topRows(Rj.n).transpose();
         }
       }
@@ -144,20 +144,24 @@ void PositionProjector::correct(State& s) {
     // Redundant rows (a planar loop closed in 3D) make J M^-1 J^T singular: a regularization far
     // below the pivots but above round-off. The multipliers' null-space part is annihilated by
     // J^T, so the correction stays the minimal one up to this relative perturbation.
-    const double eps = 1e-12 * isl.A.diagonal().head(n).maxCoeff();
-    isl.A.diagonal().head(n).array() += eps;
-    isl.llt.compute(isl.A);
-    if (isl.llt.info() != Eigen::Success) continue;
+    const double eps = 1e-12 * A.diagonal().maxCoeff();
+    A.diagonal().array() += eps;
+    // Factored in place in L's corner (no allocation); A is kept for the refinement.
+    auto L = isl.L.topLeftCorner(n, n);
+    L = A;
+    Eigen::LLT<Eigen::Ref<MatX>> llt(L);
+    if (llt.info() != Eigen::Success) continue;
     // x = (A + eps)^-1 phi, then one step of iterative refinement x += (A + eps)^-1 (phi - A x):
     // the range part of the error shrinks from eps / sigma to (eps / sigma)^2 (a long chain's
     // sigma_min / sigma_max reaches 1e-5).
-    isl.x = isl.rhs;
-    isl.llt.solveInPlace(isl.x);
-    isl.res.noalias() = isl.A * isl.x;
-    isl.res = isl.rhs - isl.res + eps * isl.x;
-    isl.res.tail(isl.capacity - n).setZero();
-    isl.llt.solveInPlace(isl.res);
-    isl.rhs = isl.x + isl.res;
+    auto x = isl.x.head(n);
+    auto res = isl.res.head(n);
+    x = rhs;
+    llt.solveInPlace(x);
+    res.noalias() = A * x;
+    res = rhs - res + eps * x;
+    llt.solveInPlace(res);
+    rhs = x + res;
     for (int jn : isl.joints) {
       const JointRows& Ri = rows_[jn];
       if (Ri.n == 0) continue;

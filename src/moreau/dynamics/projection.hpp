@@ -46,11 +46,8 @@ class PositionProjector {
   struct Island {
     std::vector<int> joints;
     int capacity = 0;
-    MatX A;
+    MatX A, L;         // J M^-1 J^T of the active rows (top-left corner) and its Cholesky factor
     VecX rhs, x, res;  // phi, then the multipliers; refinement scratch
-    // Built from an (empty) matrix: Eigen's default and sized LLT constructors leave its info
-    // flag unset, and moving such an LLT (vector growth) reads it (UBSan: invalid enum load).
-    Eigen::LLT<MatX> llt{MatX()};
   };
   double evaluate(const State& s, bool choose_limits);
   void correct(State& s);

@@ -7,7 +7,7 @@ bool JointSchur::reduce(const Problem& p) {
   nj_ = 0;
   while (kj_ < p.num_blocks() && p.blocks[kj_].kind == RowKind::Joint) nj_ += p.blocks[kj_++].size;
   nc_ = p.nl - nj_;
-  if (nj_ == 0 || nc_ == 0 || p.R.size() != 0) return false;
+  if (nj_ == 0 || p.R.size() != 0) return false;
   // D_S is dense: past ADMM's dense size (dense_max) the full problem's sparsity is worth more
   // (humanoid100: 3.4x slower with ~220 dense reduced rows than on the full sparse problem).
   if (nc_ > kMaxReducedRows) return false;
@@ -22,6 +22,21 @@ bool JointSchur::reduce(const Problem& p) {
   const auto d = ldlt_.vectorD();
   const double dmax = d.cwiseAbs().maxCoeff();
   if (!(dmax > 0.0) || d.minCoeff() <= 1e-12 * dmax) return false;
+  red_.dt = p.dt;
+  red_.num_bodies = p.num_bodies;
+  red_.nl = nc_;
+  red_.R.resize(0);
+  red_.v_r.resize(0);
+  if (nc_ == 0) {  // joint rows only: expand() alone solves the step, lambda_j = -D_jj^-1 v_j
+    red_.blocks.clear();
+    red_.v_f.resize(0);
+    red_.D_dense.resize(0, 0);
+    red_.has_dense = true;
+    static constexpr int kNoSizes[1] = {0};
+    red_.D.begin(kNoSizes, 0);
+    red_.D.finalize();
+    return true;
+  }
   X_.resize(nj_, nc_);
   X_ = ldlt_.solve(D.topRightCorner(nj_, nc_));
   S_.resize(nc_, nc_);
@@ -30,9 +45,6 @@ bool JointSchur::reduce(const Problem& p) {
   xj_.resize(nj_);
   xj_ = ldlt_.solve(p.v_f.head(nj_));
 
-  red_.dt = p.dt;
-  red_.num_bodies = p.num_bodies;
-  red_.nl = nc_;
   red_.blocks.assign(p.blocks.begin() + kj_, p.blocks.end());
   sizes_.clear();
   for (ConstraintBlock& b : red_.blocks) {
@@ -59,8 +71,6 @@ bool JointSchur::reduce(const Problem& p) {
     red_.D.entry(e) = red_.D_dense.block(red_.D.block_offset(i), red_.D.block_offset(j),
                                          red_.D.block_size(i), red_.D.block_size(j));
   }
-  red_.R.resize(0);
-  red_.v_r.resize(0);
   return true;
 }
 

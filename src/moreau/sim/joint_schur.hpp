@@ -21,11 +21,12 @@ class JointSchur {
  public:
   // The largest reduced problem built: D_S is dense (docs/performance.md, "The fast path").
   static constexpr int kMaxReducedRows = 128;
-  // Builds reduced() from p. False when it does not apply: no joint rows, no other rows, more
-  // than kMaxReducedRows other rows, softening (R set), or D_jj not positive definite to working
+  // Builds reduced() from p. False when it does not apply: no joint rows, more than
+  // kMaxReducedRows other rows, softening (R set), or D_jj not positive definite to working
   // precision.
   bool reduce(const Problem& p);
-  // The limit and contact rows of p with D_S and v_S (dual view only: no M, J, u).
+  // The limit and contact rows of p with D_S and v_S (dual view only: no M, J, u); empty (nl = 0)
+  // when p has joint rows only, whose answer expand() then gives with an empty lambda_c.
   const Problem& reduced() const { return red_; }
   int joint_rows() const { return nj_; }
   // The full impulse [lambda_j; lambda_c] with lambda_j = -D_jj^-1 (v_j + D_jc lambda_c), refined

@@ -71,10 +71,10 @@ bool Simulator::solve_step(const Problem& p) {
 // (sim/joint_schur.hpp), solved by nsn and the step's solver (solve_reduced) and expanded to the
 // full impulse. The two problems are equivalent: the full natural map (eq. 163) of the expanded
 // impulse is the reduced one's on the limit and contact rows, and the joint rows' equation
-// residual after one refinement step. The answer is kept unless the reduced solve converged while the full natural map misses
-// tol (a joint block too ill-conditioned for the elimination): then warm_ becomes the expanded
-// impulse, from which the full solve starts. A reduced solve stopped at its iteration cap is kept
-// with that status, as the full solve's would be.
+// residual after one refinement step. The answer is kept unless the reduced solve converged while
+// the full natural map misses tol (a joint block too ill-conditioned for the elimination): then
+// warm_ becomes the expanded impulse, from which the full solve starts. A reduced solve stopped at
+// its iteration cap is kept with that status, as the full solve's would be.
 bool Simulator::solve_fast(const Problem& p) {
   const SolverInfo* info = find_solver(settings_.solver);
   if (info == nullptr || !info->handles_contacts || info->peer || info->name == "sap" ||
@@ -89,7 +89,15 @@ bool Simulator::solve_fast(const Problem& p) {
     schur_warm_.lambda = warm_.lambda.tail(r.nl);
   const SolverSettings& st = settings_.solver_settings;
   int newton_iters = 0;
-  if (!solve_reduced(r, *info, newton_iters)) return false;
+  if (r.nl == 0) {  // joint rows only: the elimination is the solve
+    schur_sol_.lambda.resize(0);
+    schur_sol_.status = SolveStatus::Converged;
+    schur_sol_.iterations = 0;
+    schur_sol_.fallbacks = 0;
+    schur_sol_.iteration_time_s = 0.0;
+  } else if (!solve_reduced(r, *info, newton_iters)) {
+    return false;
+  }
   schur_.expand(p, schur_sol_.lambda, full_lambda_);
   full_v_.resize(p.nl);
   p.D.multiply(full_lambda_.data(), full_v_.data());

@@ -32,6 +32,12 @@ class AdmmLinearSolver {
   // Factored in place in A_ (Eigen's in-place decomposition): an LLT<MatX> would own a copy that
   // reallocates whenever nl changes.
   std::optional<Eigen::LLT<Eigen::Ref<MatX>>> llt_;
+  // Small dense systems: the explicit inverse of the last factor, formed after
+  // kSolvesBeforeInverse solves with it; solve() is then one matrix-vector product.
+  static constexpr int kInverseMaxRows = 128, kSolvesBeforeInverse = 8;
+  GrowMat inverse_;
+  int solves_ = 0;
+  bool have_inverse_ = false;
   Eigen::SparseMatrix<double> S_;
   std::vector<Eigen::Triplet<double>> triplets_;
   std::vector<int> diag_index_;  // position of (i, i) in S_'s value array

@@ -42,7 +42,7 @@ struct NsnWorkspace {
   GrowMat G;   // 3 x n: rows of rho_b G for one contact
   std::optional<Eigen::LLT<Eigen::Ref<MatX>>> llt;
   std::vector<int> piv;  // the LU's row interchanges
-  GrowVec lam, v, F, rho, g, d, trial, v_trial, v_eps, F_trial, best, scratch;
+  GrowVec lam, v, F, rho, g, d, Ad, trial, v_eps, F_trial, best, scratch;
   std::vector<Mat3> dP;  // per block: the projection's Jacobian (limits: entry (0, 0))
 };
 
@@ -98,7 +98,7 @@ void jacobian(const Problem& p, NsnWorkspace& w) {
       }
       case ConeKind::Coulomb: {
         const Mat3& P = w.dP[k];
-        const double vt = std::hypot(w.v[o], w.v[o + 1]);
+        const double vt = std::sqrt(w.v[o] * w.v[o] + w.v[o + 1] * w.v[o + 1]);
         w.G = r * w.Ae.middleRows(o, 3);
         if (vt > 0.0)
           w.G.row(2) += (r * b.mu / vt) * (w.v[o] * w.Ae.row(o) + w.v[o + 1] * w.Ae.row(o + 1));
@@ -245,14 +245,14 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
     double alpha = 1.0;
     bool accepted = false;
     w.trial.resize(n);
-    w.v_trial.resize(n);
     w.v_eps.resize(n);
     w.F_trial.resize(n);
+    // v is affine in lambda: one product A d per iteration, O(n) per trial.
+    w.Ad.resize(n);
+    w.Ad.noalias() = w.A * w.d;
     for (int k = 0; k <= S.ls_steps; ++k, alpha *= 0.5) {
       w.trial = w.lam + alpha * w.d;
-      w.v_trial.noalias() = w.A * w.trial;
-      w.v_trial += p.v_f;
-      w.v_eps = w.v_trial + (eps * alpha) * w.d;
+      w.v_eps = w.v + alpha * w.Ad + (eps * alpha) * w.d;
       const double th = natural_map(p, w.trial, w.v_eps, w.rho, w.F_trial, nullptr);
       if (th <= theta + 1e-4 * alpha * slope) {
         accepted = true;
@@ -264,7 +264,8 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
       break;
     }
     w.lam.swap(w.trial);
-    w.v.swap(w.v_trial);
+    w.v.noalias() = w.A * w.lam;  // afresh, so that the stopping test sees no accumulated drift
+    w.v += p.v_f;
     theta = natural_map(p, w.lam, w.v, w.rho, w.F, &w.dP);
   }
   // Converged: the last iterate; otherwise the best one met (lowest natural map).
