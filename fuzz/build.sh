@@ -40,7 +40,10 @@ for src in src/moreau/io/*.cpp fuzz/targets.cpp; do
   o="$obj/$(basename "${src%.cpp}").o"
   mapfile -t f < <(flags_of "$src")
   [ ${#f[@]} -gt 0 ] || f=("${common[@]}")
-  if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ "$0" -nt "$o" ]; then
+  # Rebuilt when its source, this script or any header is newer: a header that changes a struct's
+  # layout under a stale object overflows the stack at run time (ASan: stack-buffer-overflow).
+  if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ "$0" -nt "$o" ] ||
+    [ -n "$(find src fuzz -name '*.hpp' -newer "$o" -print -quit)" ]; then
     "$CXX" -std=c++20 -O1 -g -DNDEBUG "${f[@]}" -Isrc -Ifuzz -fsanitize=fuzzer-no-link "${san[@]}" \
       -c "$src" -o "$o"
   fi

@@ -20,6 +20,18 @@ for t in urdf mjcf scene fclib problem; do
   if ! "fuzz/bin/fuzz_$t" -max_total_time="$secs" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
       -artifact_prefix="fuzz/findings/$t-" -close_fd_mask=3 "$work" \
       > "fuzz/findings/$t-smoke.log" 2>&1; then
+    # A crash whose first frame past libc and the sanitizer's interceptors is libhdf5's own code is
+    # the triaged class that load_fclib's child process contains (fuzz/README.md): reported, kept
+    # in fuzz/findings, not a failure. A moreau frame there is a bug to fix.
+    first=$(grep -E '^ +#[0-9]+ ' "fuzz/findings/$t-smoke.log" |
+      grep -vE 'libc\.so|memmove|memcpy|memset|__interceptor|__asan|__sanitizer' | head -1)
+    if [ "$t" = fclib ] && grep -q 'libhdf5' <<< "$first"; then
+      echo "fuzz_$t: a crash inside libhdf5 (contained by load_fclib's child; fuzz/README.md):"
+      echo "  $first"
+      grep -E 'Test unit written' "fuzz/findings/$t-smoke.log" | head -1
+      rm -rf "$work"
+      continue
+    fi
     echo "fuzz_$t: FAILED (fuzz/findings/$t-smoke.log)"
     grep -E 'ERROR|SUMMARY|Test unit written' "fuzz/findings/$t-smoke.log" | head -5
     status=1
