@@ -66,7 +66,7 @@ void collide(const PairInput& a, const PairInput& b, double margin,
     return collide_sphere_box(sa, sb, margin, out);
   if (ta == ShapeType::Box && tb == ShapeType::Box) return collide_box_box(sa, sb, margin, out);
   ContactPoint c;
-  if (convex_distance(sa, sb, &c) && c.gap < margin) out.push_back(c);
+  if (convex_distance(sa, sb, &c, margin) && c.gap < margin) out.push_back(c);
 }
 
 }  // namespace moreau

@@ -3,6 +3,7 @@
 // the first geometry (A) to the second (B); swapping A and B flips the normal and moves the point
 // to the other witness, r_A' = r_A + gap n, and changes nothing else (same gaps, same features).
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "moreau/collision/shape.hpp"
@@ -37,7 +38,11 @@ void collide(const PairInput& a, const PairInput& b, double margin, std::vector<
 // Signed distance of two convex shapes (GJK/EPA through libccd + FCL's extension, refined on the
 // support functions): one point, normal from a to b. Exposed for tests; used for pairs without an
 // analytic routine. Returns false if the solver failed.
-bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out);
+// With max_gap: false, at the cost of GJK and two support evaluations, for a pair that is
+// certainly farther apart than max_gap (every direction n bounds the distance from below by
+// -(h_A(n) + h_B(-n))), so that a pair the broadphase let through costs no refinement.
+bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out,
+                     double max_gap = std::numeric_limits<double>::infinity());
 
 // Per-family routines (normal from the first argument to the second); append to out.
 void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin,

@@ -216,7 +216,8 @@ Vec3 ridge_refine(const PlacedShape& a, const PlacedShape& b, Vec3 n) {
 }
 }  // namespace
 
-bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out) {
+bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out,
+                     double max_gap) {
   ccd_t ccd;
   CCD_INIT(&ccd);
   ccd.support1 = ccd_support;
@@ -251,6 +252,7 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   else
     n = (cb - ca).norm() > 0.0 ? Vec3((cb - ca).normalized()) : Vec3::UnitZ();
   if (psi(a, b, -n) < psi(a, b, n)) n = -n;
+  if (dist >= 0.0 && -psi(a, b, n) >= max_gap) return false;  // certainly farther than max_gap
   const double scale = std::max(
       (support(a, n) - support(a, -n)).norm() + (support(b, n) - support(b, -n)).norm(), 1e-12);
   Vec3 nr = refine(a, b, n, scale);

@@ -93,7 +93,7 @@ void collide_height_field(const PlacedShape& hf, const PlacedShape& b, bool hf_i
         prism.tri = P;
         prism.ntri = 6;
         ContactPoint cp;
-        if (!convex_distance(prism, b, &cp) || cp.gap >= margin) continue;
+        if (!convex_distance(prism, b, &cp, margin) || cp.gap >= margin) continue;
         const Vec3 nl = (L[1] - L[0]).cross(L[2] - L[0]).normalized(), n = hf.R * nl;
         auto face_contact = [&](ContactPoint* out_cp) {  // the plane of the triangle
           const Vec3 s = support(b, -n);

@@ -73,7 +73,7 @@ void collide_mesh(const PlacedShape& mesh, const MeshBvh* bvh, const PlacedShape
     PlacedShape tri = mesh;
     tri.tri = T;
     ContactPoint cp;
-    if (!convex_distance(tri, b, &cp) || cp.gap >= margin) return;
+    if (!convex_distance(tri, b, &cp, margin) || cp.gap >= margin) return;
     cp.feature = static_cast<uint32_t>(t) & 0xFFFFFu;
     out.push_back(cp);
     if (!mesh_is_a) flip_contacts(out, out.size() - 1);

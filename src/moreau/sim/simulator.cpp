@@ -67,27 +67,79 @@ bool Simulator::solve_step(const Problem& p) {
   return solve(settings_.solver, p, settings_.solver_settings, warm_, solver_ws_, solution_);
 }
 
-// The fast path: the NCP of the limit and contact rows on the Schur complement of the joint rows
-// (sim/joint_schur.hpp), solved by nsn and the step's solver (solve_reduced) and expanded to the
-// full impulse. The two problems are equivalent: the full natural map (eq. 163) of the expanded
-// impulse is the reduced one's on the limit and contact rows, and the joint rows' equation
-// residual after one refinement step. The answer is kept unless the reduced solve converged while
-// the full natural map misses tol (a joint block too ill-conditioned for the elimination): then
-// warm_ becomes the expanded impulse, from which the full solve starts. A reduced solve stopped at
-// its iteration cap is kept with that status, as the full solve's would be.
+// The fast path: the Problem split into islands (sim/islands.hpp), each solved on its own
+// (solve_island): its joint rows eliminated (sim/joint_schur.hpp), the NCP of its limit and contact
+// rows solved by nsn and the step's solver (solve_reduced), the answer expanded and scattered into
+// the full impulse. The problems are equivalent: D is block diagonal over the islands, and the full
+// natural map (eq. 163) of the expanded impulse is the reduced ones' on the limit and contact rows
+// and the joint rows' equation residual after one refinement step. The answer is kept unless every
+// island converged while the full natural map misses tol (a joint block too ill-conditioned for the
+// elimination): then warm_ becomes the expanded impulse, from which the full solve starts. A solve
+// stopped at its iteration cap is kept with that status, as the full solve's would be.
 bool Simulator::solve_fast(const Problem& p) {
   const SolverInfo* info = find_solver(settings_.solver);
   if (info == nullptr || !info->handles_contacts || info->peer || info->name == "sap" ||
-      (info->problem != "NCP" && info->problem != "CCP"))
+      (info->problem != "NCP" && info->problem != "CCP") || p.R.size() != 0 || p.nl == 0)
     return false;
   const auto t0 = std::chrono::steady_clock::now();
-  if (!schur_.reduce(p)) return false;
-  const Problem& r = schur_.reduced();
-  if (warm_.empty())
+  islands_.split(p);
+  const int ni = islands_.count();
+  IslandStats stats;
+  if (ni == 1) {
+    if (!solve_island(p, warm_, *info, full_lambda_, stats)) return false;
+  } else {
+    full_lambda_.resize(p.nl);
+    for (int k = 0; k < ni; ++k) {
+      islands_.extract(p, k, island_);
+      if (warm_.empty())
+        island_warm_.lambda.resize(0);
+      else
+        islands_.gather(k, warm_.lambda, island_warm_.lambda);
+      if (!solve_island(island_, island_warm_, *info, island_lambda_, stats)) return false;
+      islands_.scatter(k, island_lambda_, full_lambda_);
+    }
+  }
+  full_v_.resize(p.nl);
+  p.D.multiply(full_lambda_.data(), full_v_.data());
+  full_v_ += p.v_f;
+  const SolverSettings& st = settings_.solver_settings;
+  const double natmap =
+      ncp_residuals(p, full_lambda_, full_v_, info->problem == "NCP", scratch_).natmap;
+  const bool converged = natmap <= st.tol;
+  // The split, the eliminations and the expansions count as set-up: all but the solvers'
+  // iterations.
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (stats.status == SolveStatus::Converged && !converged) {
+    warm_.lambda = full_lambda_;
+    return false;
+  }
+  solution_.lambda = full_lambda_;
+  solution_.v_plus = full_v_;
+  solution_.status = converged ? SolveStatus::Converged : stats.status;
+  solution_.iterations = stats.iterations;
+  solution_.residual = natmap;
+  solution_.solve_time_s = total;
+  solution_.setup_time_s = std::max(0.0, total - stats.iteration_time_s);
+  solution_.iteration_time_s = stats.iteration_time_s;
+  solution_.fallbacks = stats.fallbacks;
+  solution_.message.clear();
+  solution_.trace.clear();
+  fast_path_used_ = true;
+  islands_used_ = ni;
+  return true;
+}
+
+// One island q (or the whole Problem): its joint rows eliminated where the elimination applies,
+// else q solved as it is; the answer into lambda (q.nl entries), the solvers' counts into stats.
+// False when a solver fails or diverges (the caller then solves the full problem).
+bool Simulator::solve_island(const Problem& q, const WarmStart& warm, const SolverInfo& info,
+                             GrowVec& lambda, IslandStats& stats) {
+  const bool eliminate = q.rows_of(RowKind::Joint) > 0 && schur_.reduce(q);
+  const Problem& r = eliminate ? schur_.reduced() : q;
+  if (warm.empty())
     schur_warm_.lambda.resize(0);
   else
-    schur_warm_.lambda = warm_.lambda.tail(r.nl);
-  const SolverSettings& st = settings_.solver_settings;
+    schur_warm_.lambda = warm.lambda.tail(r.nl);  // the limit and contact rows come last (eq. 67)
   int newton_iters = 0;
   if (r.nl == 0) {  // joint rows only: the elimination is the solve
     schur_sol_.lambda.resize(0);
@@ -95,34 +147,17 @@ bool Simulator::solve_fast(const Problem& p) {
     schur_sol_.iterations = 0;
     schur_sol_.fallbacks = 0;
     schur_sol_.iteration_time_s = 0.0;
-  } else if (!solve_reduced(r, *info, newton_iters)) {
+  } else if (!solve_reduced(r, info, newton_iters)) {
     return false;
   }
-  schur_.expand(p, schur_sol_.lambda, full_lambda_);
-  full_v_.resize(p.nl);
-  p.D.multiply(full_lambda_.data(), full_v_.data());
-  full_v_ += p.v_f;
-  const double natmap =
-      ncp_residuals(p, full_lambda_, full_v_, info->problem == "NCP", scratch_).natmap;
-  const bool converged = natmap <= st.tol;
-  // The elimination and the expansion count as set-up: all but the reduced solve's iterations.
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (schur_sol_.status == SolveStatus::Converged && !converged) {
-    warm_.lambda = full_lambda_;
-    return false;
-  }
-  solution_.lambda = full_lambda_;
-  solution_.v_plus = full_v_;
-  solution_.status = converged ? SolveStatus::Converged : schur_sol_.status;
-  solution_.iterations = newton_iters + schur_sol_.iterations;
-  solution_.residual = natmap;
-  solution_.solve_time_s = total;
-  solution_.setup_time_s = std::max(0.0, total - schur_sol_.iteration_time_s);
-  solution_.iteration_time_s = schur_sol_.iteration_time_s;
-  solution_.fallbacks = schur_sol_.fallbacks;
-  solution_.message.clear();
-  solution_.trace.clear();
-  fast_path_used_ = true;
+  if (eliminate)
+    schur_.expand(q, schur_sol_.lambda, lambda);
+  else
+    lambda = schur_sol_.lambda;
+  stats.iterations += newton_iters + schur_sol_.iterations;
+  stats.fallbacks += schur_sol_.fallbacks;
+  stats.iteration_time_s += schur_sol_.iteration_time_s;
+  if (schur_sol_.status != SolveStatus::Converged) stats.status = schur_sol_.status;
   return true;
 }
 
@@ -132,7 +167,9 @@ bool Simulator::solve_fast(const Problem& p) {
 // fails or diverges (the caller then solves the full problem).
 bool Simulator::solve_reduced(const Problem& r, const SolverInfo& info, int& newton_iters) {
   const SolverSettings& st = settings_.solver_settings;
-  const bool use_newton = settings_.fast_path_newton > 0 && info.problem == "NCP";
+  // nsn's Newton system is dense: past the elimination's size limit, the step's solver alone.
+  const bool use_newton = settings_.fast_path_newton > 0 && info.problem == "NCP" &&
+                          r.nl <= JointSchur::kMaxReducedRows;
   double newton_time = 0.0;
   // nsn from schur_warm_: true when it converged (answer in schur_sol_); otherwise its best
   // iterate becomes schur_warm_.

@@ -9,6 +9,7 @@
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/dynamics/projection.hpp"
 #include "moreau/nmdp/stepper.hpp"
+#include "moreau/sim/islands.hpp"
 #include "moreau/sim/joint_schur.hpp"
 #include "moreau/sim/settings.hpp"
 #include "moreau/solvers/solver.hpp"
@@ -39,6 +40,8 @@ class Simulator {
   // Whether the last step's answer came from the fast path (SimSettings::fast_path): the joint
   // rows eliminated, the answer checked on the full problem.
   bool fast_path_used() const { return fast_path_used_; }
+  // Islands the last fast step solved separately (sim/islands.hpp); 0 when it took the full solve.
+  int fast_path_islands() const { return fast_path_used_ ? islands_used_ : 0; }
 
  private:
   bool step_nmdp(State& s);
@@ -48,6 +51,13 @@ class Simulator {
   // passes the full problem's natural map; false on an unknown solver.
   bool solve_step(const Problem& p);
   bool solve_fast(const Problem& p);
+  struct IslandStats {  // the fast path's solvers over all islands
+    int iterations = 0, fallbacks = 0;
+    double iteration_time_s = 0.0;
+    SolveStatus status = SolveStatus::Converged;  // the last island's that did not converge
+  };
+  bool solve_island(const Problem& q, const WarmStart& warm, const SolverInfo& info,
+                    GrowVec& lambda, IslandStats& stats);
   bool solve_reduced(const Problem& r, const SolverInfo& info, int& newton_iters);
 
   const Model* model_;
@@ -69,6 +79,11 @@ class Simulator {
   State mid_;
   std::unique_ptr<nmdp::Stepper> nmdp_;  // made on the first step of mdp, nmdp, nmdp-zo
   std::string error_;
+  Islands islands_;        // the fast path's split of the Problem
+  Problem island_;         // one island, extracted
+  WarmStart island_warm_;  // its warm start
+  GrowVec island_lambda_;  // its answer
+  int islands_used_ = 0;
   JointSchur schur_;                // the fast path's elimination of the joint rows
   WarmStart schur_warm_;            // its warm start (the limit and contact rows of warm_)
   Solution schur_sol_;              // its solution
