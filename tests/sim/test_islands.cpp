@@ -7,10 +7,10 @@
 #include <cmath>
 #include <numeric>
 
-#include "moreau/ncp/residuals.hpp"
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/islands.hpp"
 #include "moreau/sim/simulator.hpp"
+#include "sim/fast_path_check.hpp"
 
 using namespace moreau;
 
@@ -94,17 +94,7 @@ TEST(FastPath, IslandsSolvedApartMeetTheFullNaturalMap) {
     ASSERT_TRUE(a.step(sa)) << a.error();
     ASSERT_TRUE(b.step(sb)) << b.error();
     split += a.fast_path_islands() > 1;
-    const Problem& p = a.problem();
-    const Solution& x = a.solution();
-    GrowVec v(p.nl), scratch;
-    p.D.multiply(x.lambda.data(), v.data());
-    v += p.v_f;
-    const double natmap = ncp_residuals(p, x.lambda, v, true, scratch).natmap;
-    EXPECT_NEAR(natmap, x.residual, 1e-12 * (1.0 + natmap)) << "step " << k;
-    if (x.converged()) {
-      ++converged_a;
-      EXPECT_LE(natmap, fast.solver_settings.tol) << "step " << k;
-    }
+    converged_a += test::check_full_natural_map(a, k);
     converged_b += b.solution().converged();
   }
   EXPECT_GT(split, steps / 2);

@@ -14,6 +14,7 @@
 #include "moreau/sim/joint_schur.hpp"
 #include "moreau/sim/simulator.hpp"
 #include "moreau/solvers/solver.hpp"
+#include "sim/fast_path_check.hpp"
 
 using namespace moreau;
 
@@ -128,21 +129,10 @@ TEST(FastPath, StepsMeetTheFullNaturalMapAndFollowTheFullTrajectory) {
   for (int k = 0; k < steps; ++k) {
     ASSERT_TRUE(a.step(sa)) << a.error();
     ASSERT_TRUE(b.step(sb)) << b.error();
-    const Problem& p = a.problem();
-    const Solution& x = a.solution();
     used += a.fast_path_used();
     viol_a = std::max(viol_a, constraint_violation(sc.model, sa));
     viol_b = std::max(viol_b, constraint_violation(sc.model, sb));
-    // The reported residual is the full problem's natural map of the full impulse.
-    GrowVec v(p.nl), scratch;
-    p.D.multiply(x.lambda.data(), v.data());
-    v += p.v_f;
-    const double natmap = ncp_residuals(p, x.lambda, v, true, scratch).natmap;
-    EXPECT_NEAR(natmap, x.residual, 1e-12 * (1.0 + natmap)) << "step " << k;
-    if (x.converged()) {
-      ++converged;
-      EXPECT_LE(natmap, fast.solver_settings.tol) << "step " << k;
-    }
+    converged += test::check_full_natural_map(a, k);
   }
   EXPECT_GT(used, steps / 2);
   EXPECT_GT(converged, steps / 2);
@@ -173,7 +163,9 @@ TEST(FastPath, NewtonFirstConvergesMoreStepsInFewerIterations) {
       const Solution& x = sim.solution();
       converged += x.converged();
       iterations += x.iterations;
-      if (x.converged()) EXPECT_LE(x.residual, st.solver_settings.tol) << k;
+      if (x.converged()) {
+        EXPECT_LE(x.residual, st.solver_settings.tol) << k;
+      }
       newton_only += sim.fast_path_used() && x.converged() && x.iterations <= newton;
     }
   };
