@@ -225,7 +225,11 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   ccd.center1 = ccd_center;
   ccd.center2 = ccd_center;
   ccd.max_iterations = 500;
-  ccd.epa_tolerance = 1e-8;
+  // EPA only seeds the refinement below, which settles the depth: at 1e-8 its polytope grew to
+  // thousands of faces on curved shapes (humanoid100's capsule-ellipsoid pairs: 400 us each, 1.3 ms
+  // per step); at 1e-6 the refined depths of that run moved by at most 2.4e-6 m on 1 pair in
+  // 13,000.
+  ccd.epa_tolerance = 1e-6;
   ccd.dist_tolerance = 1e-12;
   // Separated: GJK distance with witnesses (FCL's libccd extension). Penetrating: libccd's EPA
   // (exact for polytopes), MPR if EPA fails; FCL's EPA is avoided (it can crash on curved shapes).
