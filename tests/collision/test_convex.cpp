@@ -275,3 +275,37 @@ TEST(ConvexPairs, SphereConvexHullAgainstPointTriangleDistance) {
 
 }  // namespace
 }  // namespace moreau
+
+namespace moreau {
+namespace {
+
+// A box against the side of a long capsule (the normal perpendicular to the capsule's axis, where
+// the capsule's support is its whole 6 m side): the contact point lies on A's supporting plane and
+// inside the box's extent along the axis, for a box touching with a corner, an edge or a face.
+TEST(ConvexPairs, BoxOnALongCapsuleTouchesWhereTheBoxIs) {
+  const Geometry cap = make(ShapeType::Capsule, 0.4, 3.0, Vec3::Zero());
+  const Geometry box = make(ShapeType::Box, 0.0, 0.0, Vec3(0.2, 0.2, 0.2));
+  const Pose Xc{Vec3::Zero(), Quat(Eigen::AngleAxisd(0.5 * M_PI, Vec3::UnitY()))};  // axis along x
+  const Quat tilted(Eigen::AngleAxisd(0.3, Vec3(1.0, 2.0, 0.5).normalized()));
+  struct Case {
+    Vec3 centre;
+    Quat q;
+  };
+  const Case cases[] = {{{2.0, -0.3, 0.55}, tilted},            // a corner
+                        {{-2.5, 0.0, 0.59}, Quat::Identity()},  // a face, on top
+                        {{1.0, 0.0, 0.58},
+                         Quat(Eigen::AngleAxisd(  // an edge
+                             0.25 * M_PI, Vec3::UnitX()))}};
+  for (const Case& k : cases) {
+    const Pose Xb{k.centre, k.q};
+    ContactPoint c;
+    ASSERT_TRUE(convex_distance(place(cap, Xc), place(box, Xb), &c));
+    EXPECT_LT(c.gap, 0.0) << k.centre.transpose();
+    EXPECT_NEAR(c.point.x(), k.centre.x(), 0.2 * std::sqrt(3.0)) << k.centre.transpose();
+    EXPECT_NEAR(c.normal.dot(c.point), c.normal.dot(support(place(cap, Xc), c.normal)), 1e-9)
+        << k.centre.transpose();
+  }
+}
+
+}  // namespace
+}  // namespace moreau

@@ -214,6 +214,36 @@ Vec3 ridge_refine(const PlacedShape& a, const PlacedShape& b, Vec3 n) {
   }
   return n;
 }
+// Centre and extent of s's support set along d (a vertex, edge or face of a box; a point or the
+// side segment of a capsule or cylinder): the mean and spread of the supports along d tilted
+// toward the four diagonals of its tangent plane.
+std::pair<Vec3, double> support_set(const PlacedShape& s, const Vec3& d) {
+  const Mat3 F = frame_from_normal_local(d);
+  constexpr double kTilt = 1e-7;
+  Vec3 p[4];
+  Vec3 mean = Vec3::Zero();
+  for (int k = 0; k < 4; ++k) {
+    const double st = (k & 1) ? kTilt : -kTilt, so = (k & 2) ? kTilt : -kTilt;
+    p[k] = support(s, (d + st * F.col(0) + so * F.col(1)).normalized());
+    mean += 0.25 * p[k];
+  }
+  double extent = 0.0;
+  for (int k = 0; k < 4; ++k) extent = std::max(extent, (p[k] - mean).norm());
+  return {mean, extent};
+}
+
+// Contact point of two shapes with kinked supports, on A's supporting plane along n: the centre of
+// the smaller support set (a box's corner or face against a capsule's 6 m side, a capsule's side
+// on a box face), which lies in the contact region. The GJK/EPA witness used before could sit a
+// metre along a long capsule from the box it touched, from EPA's direction rather than the refined
+// normal, so that the contact's normal velocity had the wrong sign (humanoid100: a box sinking into
+// the static capsule; docs/collision.md).
+Vec3 kinked_contact_point(const PlacedShape& a, const PlacedShape& b, const Vec3& n, double gap) {
+  const auto [ca, ea] = support_set(a, n);
+  const auto [cb, eb] = support_set(b, -n);
+  if (ea <= eb) return ca;
+  return cb - gap * n;  // B's set moved onto A's supporting plane
+}
 }  // namespace
 
 bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out,
@@ -293,8 +323,10 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
     c.point = sa;  // unique support points
   else if (strictly_convex(b.g->type) && !b.tri)
     c.point = support(b, -nr) - c.gap * nr;
-  else
+  else if (a.tri || b.tri)
     c.point = wa + (sa - wa).dot(nr) * nr;  // GJK/EPA witness on A, moved onto A's supporting plane
+  else
+    c.point = kinked_contact_point(a, b, nr, c.gap);
   c.feature = 0;
   *out = c;
   return true;
