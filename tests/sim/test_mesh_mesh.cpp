@@ -47,14 +47,6 @@ State at(const Model& m, const Vec3& r, const Quat& q) {
   return s;
 }
 
-struct ContactLess {
-  bool operator()(const Contact& a, const Contact& b) const {
-    for (int k = 0; k < 3; ++k)
-      if (a.point[k] != b.point[k]) return a.point[k] < b.point[k];
-    return false;
-  }
-};
-
 }  // namespace
 
 TEST(MeshMesh, CubeMeshesMatchBoxPrimitives) {
@@ -76,13 +68,7 @@ TEST(MeshMesh, CubeMeshesMatchBoxPrimitives) {
     std::vector<Contact> cb = sb.contacts(), cm = sm.contacts();
     ASSERT_EQ(cb.size(), cm.size());
     ASSERT_GE(cb.size(), 3u);  // resting: 4 corners; tilted: 3 below the margin
-    std::sort(cb.begin(), cb.end(), ContactLess{});
-    std::sort(cm.begin(), cm.end(), ContactLess{});
-    for (size_t k = 0; k < cb.size(); ++k) {
-      EXPECT_LE((cb[k].point - cm[k].point).norm(), 1e-12) << k;
-      EXPECT_LE((cb[k].normal - cm[k].normal).norm(), 1e-12) << k;
-      EXPECT_NEAR(cb[k].gap, cm[k].gap, 1e-12) << k;
-    }
+    test::expect_same_contacts(cb, cm);
     double nb = 0.0, nm = 0.0;
     for (size_t k = 0; k < cb.size(); ++k) {
       nb += sb.solution().lambda[3 * k + 2];

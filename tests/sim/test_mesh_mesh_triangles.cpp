@@ -15,6 +15,7 @@
 
 using namespace moreau;
 using moreau::test::box_mesh;
+using moreau::test::expect_same_contacts;
 using moreau::test::face_down;
 using moreau::test::icosphere;
 
@@ -88,14 +89,6 @@ SimSettings triangles(SimSettings st = {}) {
   return st;
 }
 
-struct ContactLess {
-  bool operator()(const Contact& a, const Contact& b) const {
-    for (int k = 0; k < 3; ++k)
-      if (a.point[k] != b.point[k]) return a.point[k] < b.point[k];
-    return false;
-  }
-};
-
 // One step of two box primitives and of the two mesh cubes (triangles) from the same state.
 struct BoxesAndMeshes {
   Model boxes = stacked_cubes(false), meshes = stacked_cubes(true);
@@ -117,17 +110,6 @@ SimSettings exact_pgs() {
   st.solver_settings.max_iters = 100000;
   st.warm_start = false;
   return st;
-}
-
-// The same contacts (points, normals and gaps to 1e-12), in ContactLess order.
-void expect_same_contacts(std::vector<Contact> cb, std::vector<Contact> cm) {
-  std::sort(cb.begin(), cb.end(), ContactLess{});
-  std::sort(cm.begin(), cm.end(), ContactLess{});
-  for (size_t k = 0; k < cb.size(); ++k) {
-    EXPECT_LE((cb[k].point - cm[k].point).norm(), 1e-12) << k;
-    EXPECT_LE((cb[k].normal - cm[k].normal).norm(), 1e-12) << k;
-    EXPECT_NEAR(cb[k].gap, cm[k].gap, 1e-12) << k;
-  }
 }
 
 }  // namespace

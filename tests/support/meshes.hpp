@@ -1,6 +1,6 @@
 #pragma once
 // Triangle meshes for the mesh tests: a box as a triangle soup, an icosphere, and the rotation
-// that rests a convex mesh on a face.
+// that rests a convex mesh on a face; the comparison of two contact sets.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -8,6 +8,9 @@
 #include <memory>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "moreau/collision/contact.hpp"
 #include "moreau/model/geometry.hpp"
 
 namespace moreau::test {
@@ -80,6 +83,27 @@ inline Quat face_down(const MeshData& m, double* low) {
   *low = 0.0;
   for (const Vec3& v : m.vertices) *low = std::min(*low, (q * v).z());
   return q;
+}
+
+// Contacts ordered by their points (lexicographic), to compare two detectors' sets.
+struct ContactLess {
+  bool operator()(const Contact& a, const Contact& b) const {
+    for (int k = 0; k < 3; ++k)
+      if (a.point[k] != b.point[k]) return a.point[k] < b.point[k];
+    return false;
+  }
+};
+
+// The same contacts (points, normals and gaps to 1e-12), in ContactLess order.
+inline void expect_same_contacts(std::vector<Contact> cb, std::vector<Contact> cm) {
+  ASSERT_EQ(cb.size(), cm.size());
+  std::sort(cb.begin(), cb.end(), ContactLess{});
+  std::sort(cm.begin(), cm.end(), ContactLess{});
+  for (size_t k = 0; k < cb.size(); ++k) {
+    EXPECT_LE((cb[k].point - cm[k].point).norm(), 1e-12) << k;
+    EXPECT_LE((cb[k].normal - cm[k].normal).norm(), 1e-12) << k;
+    EXPECT_NEAR(cb[k].gap, cm[k].gap, 1e-12) << k;
+  }
 }
 
 }  // namespace moreau::test
