@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 #include "moreau/scenes/builtin.hpp"
@@ -45,23 +46,35 @@ TEST(Islands, EachIslandIsItsOwnBlockOfD) {
   VecX Dx(p.nl);
   p.D.multiply(x.data(), Dx.data());
   Problem q;
+  std::map<int, int> island_of_body;
   for (int k = 0; k < ni; ++k) {
     isl.extract(p, k, q);
-    isl.gather(k, x, xk);
+    isl.gather(p, k, x, xk);
     ASSERT_EQ(xk.size(), q.nl);
     rows += q.nl;
     // D x restricted to the island is the island's D times the island's x: no coupling out.
     yk.resize(q.nl);
     q.D.multiply(xk.data(), yk.data());
     GrowVec want;
-    isl.gather(k, Dx, want);
+    isl.gather(p, k, Dx, want);
     EXPECT_LE((VecX(yk) - VecX(want)).cwiseAbs().maxCoeff(),
               1e-12 * (1.0 + Dx.cwiseAbs().maxCoeff()))
         << "island " << k;
-    GrowVec vk;
-    isl.gather(k, p.v_f, vk);
-    EXPECT_EQ(VecX(vk), VecX(q.v_f)) << "island " << k;
-    isl.scatter(k, xk, back);
+    // Each island block is one of p's (same id, rows and free velocity), and no two islands
+    // share a body.
+    for (const ConstraintBlock& b : q.blocks) {
+      const auto it = std::find_if(p.blocks.begin(), p.blocks.end(),
+                                   [&](const ConstraintBlock& c) { return c.id == b.id; });
+      ASSERT_NE(it, p.blocks.end());
+      ASSERT_EQ(it->size, b.size);
+      EXPECT_EQ(VecX(q.v_f.segment(b.offset, b.size)), VecX(p.v_f.segment(it->offset, b.size)));
+      for (int body : b.body)
+        if (body >= 0) {
+          const auto [at, fresh] = island_of_body.emplace(body, k);
+          EXPECT_EQ(at->second, k) << "body " << body << " in islands " << at->second << ", " << k;
+        }
+    }
+    isl.scatter(p, k, xk, back);
   }
   EXPECT_EQ(rows, p.nl);
   EXPECT_EQ(back, x);  // gather and scatter are inverse

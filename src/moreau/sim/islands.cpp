@@ -21,12 +21,8 @@ void Islands::split(const Problem& p) {
   island_of_body_.assign(nb, -1);
   island_of_block_.resize(nk);
   count_.clear();
-  offsets_.resize(nk);
-  sizes_.resize(nk);
   for (int k = 0; k < nk; ++k) {
     const ConstraintBlock& b = p.blocks[k];
-    offsets_[k] = b.offset;
-    sizes_[k] = b.size;
     const int body = b.body[0] >= 0 ? b.body[0] : b.body[1];
     if (body < 0) {  // a row on no body: an island of its own
       island_of_block_[k] = static_cast<int>(count_.size());
@@ -67,12 +63,7 @@ void Islands::extract(const Problem& p, int k, Problem& out) const {
     n += p.blocks[g].size;
   }
   out.nl = n;
-  out.v_f.resize(n);
-  for (int i = 0; i < nk; ++i) {
-    const int g = order_[b0 + i];
-    out.v_f.segment(out.blocks[i].offset, p.blocks[g].size) =
-        p.v_f.segment(p.blocks[g].offset, p.blocks[g].size);
-  }
+  gather(p, k, p.v_f, out.v_f);
   // D restricted to the island: every entry of an island's block row lies in the island, and the
   // local order keeps p's column order.
   out.D.begin(island_sizes_.data(), nk);
@@ -93,24 +84,24 @@ void Islands::extract(const Problem& p, int k, Problem& out) const {
   out.v_r.resize(0);
 }
 
-void Islands::gather(int k, const VecCRef& x, GrowVec& x_k) const {
+void Islands::gather(const Problem& p, int k, const VecCRef& x, GrowVec& x_k) const {
   int n = 0;
-  for (int i = first_[k]; i < first_[k + 1]; ++i) n += sizes_[order_[i]];
+  for (int i = first_[k]; i < first_[k + 1]; ++i) n += p.blocks[order_[i]].size;
   x_k.resize(n);
   n = 0;
   for (int i = first_[k]; i < first_[k + 1]; ++i) {
-    const int g = order_[i];
-    x_k.segment(n, sizes_[g]) = x.segment(offsets_[g], sizes_[g]);
-    n += sizes_[g];
+    const ConstraintBlock& b = p.blocks[order_[i]];
+    x_k.segment(n, b.size) = x.segment(b.offset, b.size);
+    n += b.size;
   }
 }
 
-void Islands::scatter(int k, const VecCRef& x_k, VecRef x) const {
+void Islands::scatter(const Problem& p, int k, const VecCRef& x_k, VecRef x) const {
   int n = 0;
   for (int i = first_[k]; i < first_[k + 1]; ++i) {
-    const int g = order_[i];
-    x.segment(offsets_[g], sizes_[g]) = x_k.segment(n, sizes_[g]);
-    n += sizes_[g];
+    const ConstraintBlock& b = p.blocks[order_[i]];
+    x.segment(b.offset, b.size) = x_k.segment(n, b.size);
+    n += b.size;
   }
 }
 

@@ -19,9 +19,9 @@ class Islands {
   int count() const { return static_cast<int>(first_.size()) - 1; }
   // Island k as a Problem of its own (dual view only: blocks, D, v_f; no M, J, u).
   void extract(const Problem& p, int k, Problem& out) const;
-  // x_k <- x restricted to island k's rows, and back.
-  void gather(int k, const VecCRef& x, GrowVec& x_k) const;
-  void scatter(int k, const VecCRef& x_k, VecRef x) const;
+  // x_k <- x restricted to island k's rows of p (the Problem split() saw), and back.
+  void gather(const Problem& p, int k, const VecCRef& x, GrowVec& x_k) const;
+  void scatter(const Problem& p, int k, const VecCRef& x_k, VecRef x) const;
 
  private:
   int find(int i);
@@ -31,8 +31,6 @@ class Islands {
   std::vector<int> order_;  // blocks grouped by island: island k is order_[first_[k], first_[k+1])
   std::vector<int> first_{0};
   std::vector<int> count_;
-  std::vector<int> offsets_;  // p's block offsets, copied for gather/scatter
-  std::vector<int> sizes_;
   mutable std::vector<int> local_;  // p's block index -> index inside its island
   mutable std::vector<int> island_sizes_;
 };

@@ -94,9 +94,9 @@ bool Simulator::solve_fast(const Problem& p) {
       if (warm_.empty())
         island_warm_.lambda.resize(0);
       else
-        islands_.gather(k, warm_.lambda, island_warm_.lambda);
+        islands_.gather(p, k, warm_.lambda, island_warm_.lambda);
       if (!solve_island(island_, island_warm_, *info, island_lambda_, stats)) return false;
-      islands_.scatter(k, island_lambda_, full_lambda_);
+      islands_.scatter(p, k, island_lambda_, full_lambda_);
     }
   }
   full_v_.resize(p.nl);
@@ -134,7 +134,7 @@ bool Simulator::solve_fast(const Problem& p) {
 // False when a solver fails or diverges (the caller then solves the full problem).
 bool Simulator::solve_island(const Problem& q, const WarmStart& warm, const SolverInfo& info,
                              GrowVec& lambda, IslandStats& stats) {
-  const bool eliminate = q.rows_of(RowKind::Joint) > 0 && schur_.reduce(q);
+  const bool eliminate = schur_.reduce(q);  // false without joint rows
   const Problem& r = eliminate ? schur_.reduced() : q;
   if (warm.empty())
     schur_warm_.lambda.resize(0);
