@@ -22,21 +22,6 @@ bool JointSchur::reduce(const Problem& p) {
   const auto d = ldlt_.vectorD();
   const double dmax = d.cwiseAbs().maxCoeff();
   if (!(dmax > 0.0) || d.minCoeff() <= 1e-12 * dmax) return false;
-  red_.dt = p.dt;
-  red_.num_bodies = p.num_bodies;
-  red_.nl = nc_;
-  red_.R.resize(0);
-  red_.v_r.resize(0);
-  if (nc_ == 0) {  // joint rows only: expand() alone solves the step, lambda_j = -D_jj^-1 v_j
-    red_.blocks.clear();
-    red_.v_f.resize(0);
-    red_.D_dense.resize(0, 0);
-    red_.has_dense = true;
-    static constexpr int kNoSizes[1] = {0};
-    red_.D.begin(kNoSizes, 0);
-    red_.D.finalize();
-    return true;
-  }
   X_.resize(nj_, nc_);
   X_ = ldlt_.solve(D.topRightCorner(nj_, nc_));
   S_.resize(nc_, nc_);
@@ -45,6 +30,11 @@ bool JointSchur::reduce(const Problem& p) {
   xj_.resize(nj_);
   xj_ = ldlt_.solve(p.v_f.head(nj_));
 
+  // With joint rows only (nc_ = 0) everything below is empty: expand() alone solves the step,
+  // lambda_j = -D_jj^-1 v_j.
+  red_.dt = p.dt;
+  red_.num_bodies = p.num_bodies;
+  red_.nl = nc_;
   red_.blocks.assign(p.blocks.begin() + kj_, p.blocks.end());
   sizes_.clear();
   for (ConstraintBlock& b : red_.blocks) {
@@ -71,6 +61,8 @@ bool JointSchur::reduce(const Problem& p) {
     red_.D.entry(e) = red_.D_dense.block(red_.D.block_offset(i), red_.D.block_offset(j),
                                          red_.D.block_size(i), red_.D.block_size(j));
   }
+  red_.R.resize(0);
+  red_.v_r.resize(0);
   return true;
 }
 
