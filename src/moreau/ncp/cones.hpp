@@ -7,6 +7,12 @@
 
 namespace moreau {
 
+// |(x, y)| without std::hypot's guard against overflow (slow in glibc; the solvers' inner loops
+// call it per contact and iteration): exact to round-off for |x|, |y| below 1e150.
+inline double norm2(double x, double y) {
+  return std::sqrt(x * x + y * y);
+}
+
 // P_{R+}(x) = max(0, x)   (eq. 147)
 inline double project_orthant(double x) {
   return x > 0.0 ? x : 0.0;
@@ -20,7 +26,15 @@ inline Eigen::Vector2d project_disk(const Eigen::Vector2d& x, double r) {
 }
 
 // P_{K_mu}(x), K_mu = {|x_T| <= mu x_n}   (eq. 150). mu = 0: the normal ray.
-Vec3 project_coulomb(const Vec3& x, double mu);
+inline Vec3 project_coulomb(const Vec3& x, double mu) {
+  const double t = norm2(x[0], x[1]);
+  const double n = x[2];
+  if (t <= mu * n && n >= 0.0) return x;  // inside K_mu (n >= 0 matters for mu = 0: a ray)
+  if (mu * t <= -n) return Vec3::Zero();  // inside the polar cone
+  if (t == 0.0) return Vec3(0.0, 0.0, n > 0.0 ? n : 0.0);  // mu = 0 and n > 0 handled above; guard
+  const double a = (mu * t + n) / (mu * mu + 1.0);         // eq. 150, third case
+  return Vec3(mu * a * x[0] / t, mu * a * x[1] / t, a);
+}
 
 // P_{K*_mu}(x), K*_mu = K_{1/mu} = {mu |x_T| <= x_n}   (eq. 151). mu = 0: the half-space x_n >= 0.
 Vec3 project_dual_coulomb(const Vec3& x, double mu);
@@ -31,15 +45,15 @@ inline Vec3 project_polar_coulomb(const Vec3& x, double mu) {
 }
 
 inline bool in_coulomb(const Vec3& x, double mu, double tol) {
-  return x[2] >= -tol && std::hypot(x[0], x[1]) <= mu * x[2] + tol;
+  return x[2] >= -tol && norm2(x[0], x[1]) <= mu * x[2] + tol;
 }
 inline bool in_dual_coulomb(const Vec3& x, double mu, double tol) {
-  return mu * std::hypot(x[0], x[1]) <= x[2] + tol;
+  return mu * norm2(x[0], x[1]) <= x[2] + tol;
 }
 
 // Gamma(v) = [0, 0, mu |v_T|]   (eq. 50, De Saxce correction)
 inline Vec3 de_saxce(const Vec3& v, double mu) {
-  return {0.0, 0.0, mu * std::hypot(v[0], v[1])};
+  return {0.0, 0.0, mu * norm2(v[0], v[1])};
 }
 
 }  // namespace moreau

@@ -256,7 +256,7 @@ MdpResult mdp(const Mat3& G, const Mat3& Ginv, const Vec3& b, const Vec3& s, dou
   const Vec3 bs = b + s;
   Vec3 l0 = -(Ginv * bs);      // line 1: unconstrained solution
   l0 -= Ginv * (G * l0 + bs);  // one refinement step removes the regularization of Ginv
-  if (std::hypot(l0[0], l0[1]) <= mu * l0[2]) {  // line 5: sticking (eq. 155, second case)
+  if (norm2(l0[0], l0[1]) <= mu * l0[2]) {  // line 5: sticking (eq. 155, second case)
     r.kind = ExactResult::Stick;
     r.lambda = l0;
     return r;
@@ -272,7 +272,7 @@ MdpResult mdp(const Mat3& G, const Mat3& Ginv, const Vec3& b, const Vec3& s, dou
   }
   Best best;
   const bool on_cone =
-      prev[2] > 0.0 && std::abs(std::hypot(prev[0], prev[1]) - mu * prev[2]) <= 1e-6 * mu * prev[2];
+      prev[2] > 0.0 && std::abs(norm2(prev[0], prev[1]) - mu * prev[2]) <= 1e-6 * mu * prev[2];
   if (method == Qcp::Quartic) {
     if (on_cone) {  // Newton on the KKT system from the previous slip impulse
       const Vec2 y0(prev[0], prev[1]);

@@ -91,7 +91,7 @@ void slip_quartic(const Mat3& G, const Vec3& b, double mu, const Vec3& prev, Bes
     best.offer(eval_slip(G, b, mu, 0.0, th).lambda, G, b, mu, Law::Coulomb);
   };
   // Warm start: Newton from the angle of a previous slip impulse; accepted if it solves the law.
-  const double tp = std::hypot(prev[0], prev[1]);
+  const double tp = norm2(prev[0], prev[1]);
   if (prev[2] > 0.0 && std::abs(tp - mu * prev[2]) <= 1e-6 * mu * prev[2]) {
     newton(std::atan2(prev[1], prev[0]));
     if (best.res <= kAccept * (1.0 + best.lambda.cwiseAbs().maxCoeff())) return;
@@ -149,7 +149,7 @@ Vec3 bisect(const Mat3& G, const Vec3& b, double mu, double kappa, double lo, do
 // Warm bracket: +-0.05 rad around the angle of a previous slip impulse (on the cone boundary).
 void slip_bisection_warm(const Mat3& G, const Vec3& b, double mu, double kappa, Law law,
                          const Vec3& prev, Best& best) {
-  const double t = std::hypot(prev[0], prev[1]);
+  const double t = norm2(prev[0], prev[1]);
   if (!(prev[2] > 0.0) || std::abs(t - mu * prev[2]) > 1e-6 * mu * prev[2]) return;
   const double th = std::atan2(prev[1], prev[0]), lo = th - 0.05, hi = th + 0.05;
   const double flo = eval_slip(G, b, mu, kappa, lo).F, fhi = eval_slip(G, b, mu, kappa, hi).F;
@@ -207,7 +207,7 @@ ExactResult exact(const Mat3& G, const Mat3& Ginv, const Vec3& b, double mu, Law
   }
   Vec3 l0 = -(Ginv * b);      // line 1: unconstrained solution, v = 0
   l0 -= Ginv * (G * l0 + b);  // one refinement step removes the regularization of Ginv
-  if (std::hypot(l0[0], l0[1]) <= mu * l0[2]) {
+  if (norm2(l0[0], l0[1]) <= mu * l0[2]) {
     r.kind = ExactResult::Stick;
     r.lambda = l0;
     return r;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "moreau/ncp/blocks.hpp"
+#include "moreau/ncp/cones.hpp"
 #include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/pgs_basic_direct.hpp"
 
@@ -79,10 +80,9 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
               std::max(0.0, li[2] - omega * v[2] / std::max(diagonal_entry(p, i, 2), 1e-300));
           const double dt =
               std::max(std::min(diagonal_entry(p, i, 0), diagonal_entry(p, i, 1)), 1e-300);
-          // The disk projection of cones.hpp's project_disk, with |x_T| by std::hypot (project_disk
-          // takes Eigen's norm(), which rounds differently in the last bit).
+          // The disk projection of cones.hpp's project_disk, with |x_T| by cones.hpp's norm2.
           double lt0 = li[0] - omega * v[0] / dt, lt1 = li[1] - omega * v[1] / dt;
-          const double r = b.mu * ln, nt = std::hypot(lt0, lt1);
+          const double r = b.mu * ln, nt = norm2(lt0, lt1);
           if (nt > r) {
             const double k = nt > 0.0 ? r / nt : 0.0;
             lt0 *= k;

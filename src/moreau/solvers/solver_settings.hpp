@@ -76,6 +76,8 @@ struct NsnSettings {
   int max_rows = 1000;     // [rows] larger problems fail (the Newton system is dense)
   int ls_steps = 30;       // Armijo halvings before the line search gives up
   double prox = 1e-8;      // [1] proximal term eps = prox * max diagonal of A; 0: Gauss-Newton
+  double prox_max = 1.0;   // [1] where the line search fails, eps grows 100x up to prox_max * max
+                           // diagonal of A; a full step shrinks it 10x back toward prox
 };
 // lemke (Stewart and Trinkle friction-pyramid LCP).
 struct LemkeSettings {
