@@ -21,7 +21,7 @@ struct DynamicsSettings {
   // eq. 72, which is explicit): stable for any damping; springs stay explicit (docs/dynamics.md).
   bool implicit_joint_forces = true;
   double penetration_margin = 0.0;  // delta of eq. 91a [m]: tolerated penetration
-  double limit_margin = 0.0;        // a limit row is created when g + dt min(0, gdot) <= margin
+  double limit_margin = 1e-3;  // a limit row is created when g + dt min(0, gdot) <= margin
   double restitution_threshold =
       1e-3;  // Newton restitution only for approach faster than this [m/s]
   // Position projection after each step (docs/dynamics.md, "Position projection"): Gauss-Newton

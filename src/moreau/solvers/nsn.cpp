@@ -43,7 +43,8 @@ struct NsnWorkspace {
   std::optional<Eigen::LLT<Eigen::Ref<MatX>>> llt;
   std::vector<int> piv;  // the LU's row interchanges
   GrowVec lam, v, F, rho, g, d, Ad, trial, v_eps, F_trial, best, scratch;
-  std::vector<Mat3> dP;  // per block: the projection's Jacobian (limits: entry (0, 0))
+  std::vector<double> merits;  // the last ls_memory merits, a ring
+  std::vector<Mat3> dP;        // per block: the projection's Jacobian (limits: entry (0, 0))
 };
 
 // F(lambda) = lambda - P_K(lambda - rho (v + Gamma(v))) into F; returns 1/2 |F|^2. With dP set,
@@ -138,10 +139,12 @@ void lu_solve(const Eigen::Ref<const MatX>& LU, const std::vector<int>& piv, Vec
 // One damped step from w.lam: Newton H d = -F (LU), or Gauss-Newton (H^T H + m I) d = -H^T F when
 // eps = 0 or the LU step is not finite, then Armijo backtracking on 1/2 |F_eps|^2, the merit of the
 // proximal problem centred at lambda (v_eps = v + eps (lambda' - lambda)); its slope along d is
-// -|F|^2 for the Newton step. The accepted iterate is in w.trial, its step length in alpha.
+// -|F|^2 for the Newton step. The sufficient decrease is measured from theta_ref >= theta, the
+// largest merit of the last iterates (nonmonotone). The accepted iterate is in w.trial, its step
+// length in alpha.
 enum class Step { Accepted, NoDecrease, NotPositiveDefinite };
-Step damped_step(const Problem& p, const NsnSettings& S, double eps, double theta, NsnWorkspace& w,
-                 double& alpha) {
+Step damped_step(const Problem& p, const NsnSettings& S, double eps, double theta, double theta_ref,
+                 NsnWorkspace& w, double& alpha) {
   const int n = p.nl;
   jacobian(p, w);
   w.d.resize(n);
@@ -180,7 +183,7 @@ Step damped_step(const Problem& p, const NsnSettings& S, double eps, double thet
     w.trial = w.lam + alpha * w.d;
     w.v_eps = w.v + alpha * w.Ad + (eps * alpha) * w.d;
     const double th = natural_map(p, w.trial, w.v_eps, w.rho, w.F_trial, nullptr);
-    if (th <= theta + 1e-4 * alpha * slope) return Step::Accepted;
+    if (th <= theta_ref + 1e-4 * alpha * slope) return Step::Accepted;
   }
   return Step::NoDecrease;
 }
@@ -251,6 +254,13 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
   double best = std::numeric_limits<double>::infinity();
   w.best.resize(n);
   sol.status = SolveStatus::MaxIterations;
+  // The nonmonotone line search (Grippo, Lampariello and Lucidi 1986): where a kink of F along the
+  // Newton direction caps the monotone search at the same short step iteration after iteration (the
+  // humanoid's reduced problems: 28 iterations at alpha = 1/16, 5% less |F| each), the reference
+  // max of the last ls_memory merits lets the full step through. docs/performance.md: 910 instead
+  // of 749 of 958 settled, 15,201 instead of 27,540 Newton iterations.
+  const int memory = std::max(1, S.ls_memory);
+  w.merits.assign(memory, theta);
   for (int it = 0;; ++it) {
     const double res = ncp_residuals(p, w.lam, w.v, true, w.scratch).natmap;
     if (!std::isfinite(res)) {
@@ -273,7 +283,8 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
     Step step = Step::NoDecrease;
     double alpha = 1.0;
     for (;;) {
-      step = damped_step(p, S, eps, theta, w, alpha);
+      const double theta_ref = *std::max_element(w.merits.begin(), w.merits.end());
+      step = damped_step(p, S, eps, theta, theta_ref, w, alpha);
       if (step != Step::NoDecrease || !(eps > 0.0) || eps >= eps_max) break;
       set_eps(std::min(100.0 * eps, eps_max));
     }
@@ -291,6 +302,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
     w.v.noalias() = w.A * w.lam;  // afresh, so that the stopping test sees no accumulated drift
     w.v += p.v_f;
     theta = natural_map(p, w.lam, w.v, w.rho, w.F, &w.dP);
+    w.merits[(it + 1) % memory] = theta;
   }
   // Converged: the last iterate; otherwise the best one met (lowest natural map).
   sol.lambda = sol.status == SolveStatus::Converged ? w.lam : w.best;

@@ -75,6 +75,8 @@ struct NsnSettings {
   double rho_scale = 1.0;  // [1] rho_b = rho_scale / mean diagonal of A_bb
   int max_rows = 1000;     // [rows] larger problems fail (the Newton system is dense)
   int ls_steps = 30;       // Armijo halvings before the line search gives up
+  int ls_memory = 10;      // nonmonotone Armijo: the largest merit of the last ls_memory iterates
+                           // is the reference (Grippo et al. 1986); 1: monotone
   double prox = 1e-8;      // [1] proximal term eps = prox * max diagonal of A; 0: Gauss-Newton
   double prox_max = 1.0;   // [1] where the line search fails, eps grows 100x up to prox_max * max
                            // diagonal of A; a full step shrinks it 10x back toward prox
