@@ -33,6 +33,8 @@ class BlockSparse {
   RowMajorMap diagonal(int i) const { return entry(diag_[i]); }
   int nnz_blocks() const { return static_cast<int>(col_.size()); }
   int nnz() const { return static_cast<int>(values_.size()); }
+  // Every stored entry finite (one pass over the values).
+  bool all_finite() const;
 
   // y = D x (x, y of length rows()); no allocation.
   void multiply(const double* x, double* y) const;

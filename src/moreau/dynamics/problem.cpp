@@ -78,8 +78,7 @@ std::string Problem::validate() const {
   if (rows != nl)
     return "blocks cover " + std::to_string(rows) + " rows, expected nl = " + std::to_string(nl);
   if (!v_f.allFinite()) return "v_f has non-finite entries";
-  for (int e = 0; e < D.nnz_blocks(); ++e)
-    if (!D.entry(e).allFinite()) return "D has non-finite entries";
+  if (!D.all_finite()) return "D has non-finite entries";
   if (R.size() != 0 && (R.size() != nl || !R.allFinite()))
     return "R must be empty or nl finite entries";
   return {};

@@ -15,20 +15,28 @@ bool JointSchur::reduce(const Problem& p) {
     if (p.blocks[k].kind == RowKind::Joint) return false;  // joints must come first (eq. 67)
   if (!p.has_dense) p.D.to_dense(dense_);
   const GrowMat& D = p.has_dense ? p.D_dense : dense_;  // top-left nl x nl is D
-  ldlt_.compute(D.topLeftCorner(nj_, nj_));
-  if (ldlt_.info() != Eigen::Success) return false;
+  // D_jj = L L^T (Cholesky, in place), then D_S = D_cc - Y^T Y with Y = L^-1 D_jc (one triangular
+  // solve and a symmetric rank update: half the work of D_cj (D_jj^-1 D_jc)) and v_S = v_c - Y^T
+  // L^-1 v_j.
+  L_.resize(nj_, nj_);
+  L_ = D.topLeftCorner(nj_, nj_);
+  llt_.emplace(L_);
+  if (llt_->info() != Eigen::Success) return false;
   // A (near) zero pivot: redundant joint rows (a kinematic loop) make D_jj singular and the
   // elimination ill-posed; the caller solves the full problem instead.
-  const auto d = ldlt_.vectorD();
-  const double dmax = d.cwiseAbs().maxCoeff();
-  if (!(dmax > 0.0) || d.minCoeff() <= 1e-12 * dmax) return false;
-  X_.resize(nj_, nc_);
-  X_ = ldlt_.solve(D.topRightCorner(nj_, nc_));
+  const auto l = L_.diagonal();
+  const double lmax = l.maxCoeff(), lmin = l.minCoeff();
+  if (!(lmax > 0.0) || lmin * lmin <= 1e-12 * lmax * lmax) return false;
+  const auto L = L_.triangularView<Eigen::Lower>();
+  Y_.resize(nj_, nc_);
+  Y_ = D.topRightCorner(nj_, nc_);
+  L.solveInPlace(Y_);
   S_.resize(nc_, nc_);
-  S_.noalias() = D.bottomRightCorner(nc_, nc_);
-  S_.noalias() -= D.bottomLeftCorner(nc_, nj_) * X_;
+  S_ = D.bottomRightCorner(nc_, nc_);
+  S_.selfadjointView<Eigen::Lower>().rankUpdate(Y_.transpose(), -1.0);
   xj_.resize(nj_);
-  xj_ = ldlt_.solve(p.v_f.head(nj_));
+  xj_ = p.v_f.head(nj_);
+  L.solveInPlace(xj_);
 
   // With joint rows only (nc_ = 0) everything below is empty: expand() alone solves the step,
   // lambda_j = -D_jj^-1 v_j.
@@ -43,11 +51,11 @@ bool JointSchur::reduce(const Problem& p) {
   }
   red_.v_f.resize(nc_);
   red_.v_f.noalias() = p.v_f.tail(nc_);
-  red_.v_f.noalias() -= D.bottomLeftCorner(nc_, nj_) * xj_;
-  // D_S symmetrized (D_cj D_jj^-1 D_jc is symmetric up to round-off), dense and block-sparse.
+  red_.v_f.noalias() -= Y_.transpose() * xj_;
+  // D_S from its lower triangle, dense and block-sparse.
   red_.D_dense.resize(nc_, nc_);
   for (int c = 0; c < nc_; ++c)
-    for (int r = 0; r < nc_; ++r) red_.D_dense(r, c) = 0.5 * (S_(r, c) + S_(c, r));
+    for (int r = 0; r < nc_; ++r) red_.D_dense(r, c) = r >= c ? S_(r, c) : S_(c, r);
   red_.has_dense = true;
   const int nbk = static_cast<int>(sizes_.size());
   red_.D.begin(sizes_.data(), nbk);
@@ -73,11 +81,13 @@ void JointSchur::expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lamb
   rj_.resize(nj_);
   rj_.noalias() = p.v_f.head(nj_);
   rj_.noalias() += D.topRightCorner(nj_, nc_) * lambda_c;
-  xj_ = ldlt_.solve(rj_);
+  xj_ = rj_;
+  llt_->solveInPlace(xj_);
   lambda.head(nj_) = -xj_;
   // One step of iterative refinement: r = D_jj lambda_j + D_jc lambda_c + v_j.
   rj_.noalias() += D.topLeftCorner(nj_, nj_) * lambda.head(nj_);
-  xj_ = ldlt_.solve(rj_);
+  xj_ = rj_;
+  llt_->solveInPlace(xj_);
   lambda.head(nj_) -= xj_;
 }
 

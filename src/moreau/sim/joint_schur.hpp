@@ -9,6 +9,7 @@
 // in lambda_c (Schur complement; Baraff 1996 eliminates the same rows along the tree). Its velocity
 // D_S lambda_c + v_S equals the full problem's on those rows, so its natural map is the full one's
 // there; the joint rows' natural map is the residual of the equation, checked by the caller.
+#include <optional>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -37,9 +38,10 @@ class JointSchur {
  private:
   int nj_ = 0, nc_ = 0, kj_ = 0;  // joint rows, other rows, joint blocks
   GrowMat dense_;                 // D of the full problem when p has no dense copy
-  GrowMat X_;                     // D_jj^-1 D_jc, nj x nc
-  GrowMat S_;                     // D_S before symmetrization
-  Eigen::LDLT<MatX> ldlt_;        // D_jj = P^T L D L^T P (pivoted: D_jj may be singular)
+  GrowMat L_;                     // D_jj = L L^T, factored in place (lower triangle)
+  GrowMat Y_;                     // L^-1 D_jc, nj x nc: D_cj D_jj^-1 D_jc = Y^T Y
+  GrowMat S_;                     // D_S, lower triangle
+  std::optional<Eigen::LLT<Eigen::Ref<MatX>>> llt_;  // on L_
   GrowVec xj_, rj_;
   std::vector<int> sizes_;
   Problem red_;
