@@ -309,3 +309,38 @@ TEST(ConvexPairs, BoxOnALongCapsuleTouchesWhereTheBoxIs) {
 
 }  // namespace
 }  // namespace moreau
+
+namespace moreau {
+namespace {
+
+// A short cylinder lying on the floor against the side of the same long capsule, touching it to
+// 3e-10 m (a state of humanoid100): GJK's witnesses are then too close to give a direction, and
+// refining from theirs found a depth of 0.42 m along +z. The depth must be that of the best
+// direction, which sampling the sphere finely gives: ~0 along the capsule's radius through the
+// cylinder.
+TEST(ConvexPairs, TouchingPairTakesTheBestDirectionNotTheWitnesses) {
+  const Geometry cap = make(ShapeType::Capsule, 0.4, 3.0, Vec3::Zero());
+  const Geometry cyl = make(ShapeType::Cylinder, 0.1, 0.05, Vec3::Zero());
+  const Pose Xc{Vec3(0.0, 3.0, 0.0),
+                Quat(0x1.6a09e667f3bcdp-1, 0.0, 0x1.6a09e667f3bccp-1, 0.0)};  // axis along x
+  const Pose Xy{Vec3(0x1.97a92bb1dc308p-2, 0x1.3fc5a8a3b2ab5p+1, 0x1.999997da29caap-4),
+                Quat(-0x1.2ad2dac709eb6p-1, 0x1.a2ee290cf3821p-5, 0x1.6917351073d34p-1,
+                     -0x1.98c91a821fd15p-2)};
+  const PlacedShape a = place(cap, Xc), b = place(cyl, Xy);
+  double best = std::numeric_limits<double>::infinity();  // min over directions of the overlap
+  for (int i = 0; i < 200; ++i)
+    for (int j = 0; j < 400; ++j) {
+      const double th = M_PI * (i + 0.5) / 200, ph = 2.0 * M_PI * j / 400;
+      const Vec3 n(std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph), std::cos(th));
+      best = std::min(best, n.dot(support(a, n)) - n.dot(support(b, -n)));
+    }
+  ContactPoint c;
+  ASSERT_TRUE(convex_distance(a, b, &c, 1e-3));
+  EXPECT_LT(std::abs(best), 1e-3);
+  EXPECT_GE(c.gap, -best - 1e-9);  // no deeper than the sampled best
+  EXPECT_LT(std::abs(c.gap), 1e-5);
+  EXPECT_GT(-c.normal.y(), 0.9) << c.normal.transpose();  // from the capsule's axis to the cylinder
+}
+
+}  // namespace
+}  // namespace moreau
