@@ -52,6 +52,7 @@ Eigen::Vector2d grad(const PlacedShape& a, const PlacedShape& b, const Vec3& n, 
 // the support gradient. Converges quadratically where both supports are smooth.
 Vec3 refine(const PlacedShape& a, const PlacedShape& b, Vec3 n, double scale) {
   double f = psi(a, b, n);
+  double radius = 0.5;  // [rad]
   for (int it = 0; it < 40; ++it) {
     const Mat3 F = frame_from_normal_local(n);
     const Vec3 t = F.col(0), o = F.col(1);
@@ -74,14 +75,18 @@ Vec3 refine(const PlacedShape& a, const PlacedShape& b, Vec3 n, double scale) {
       step = -llt.solve(g);
     else
       step = -g / std::max(scale, 1e-300);
+    // A trust region on the sphere: across a kink the differenced Hessian is nearly singular and
+    // the Newton step far too long (humanoid100: 15 halvings per iteration without it).
+    if (const double len = step.norm(); len > radius) step *= radius / len;
     bool improved = false;
-    for (int ls = 0; ls < 30 && !improved; ++ls, step *= 0.5) {
+    for (int ls = 0; ls < 30 && !improved && step.norm() > 1e-15; ++ls, step *= 0.5) {
       const Vec3 m = (n + step.x() * t + step.y() * o).normalized();
       const double fm = psi(a, b, m);
       if (fm < f) {
         n = m;
         f = fm;
         improved = true;
+        radius = 2.0 * step.norm();
       }
     }
     if (!improved) break;
