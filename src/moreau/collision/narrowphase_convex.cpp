@@ -136,7 +136,7 @@ Vec3 gradient_sampling(const PlacedShape& a, const PlacedShape& b, Vec3 n) {
     eps *= 0.1;
     at_radius = 0;
   };
-  for (int it = 0; it < 2000 && eps > 1e-13; ++it) {
+  for (int it = 0; it < 2000 && eps > 1e-11; ++it) {
     if (++at_radius > kMaxAtRadius) shrink();
     const Mat3 F = frame_from_normal_local(n);
     const Vec3 t = F.col(0), o = F.col(1);
