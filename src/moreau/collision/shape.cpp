@@ -1,4 +1,4 @@
-// Support functions and bounds of the primitive shapes.
+// Bounds of the primitive shapes (their support functions are inline in shape.hpp).
 #include "moreau/collision/shape.hpp"
 
 #include <algorithm>
@@ -6,65 +6,6 @@
 #include <limits>
 
 namespace moreau {
-
-namespace {
-double sgn(double x) {
-  return x < 0.0 ? -1.0 : 1.0;
-}  // +1 at 0: deterministic tie break
-}  // namespace
-
-Vec3 support_local(const Geometry& g, const Vec3& d) {
-  switch (g.type) {
-    case ShapeType::Sphere: {
-      const double n = d.norm();
-      return n > 0.0 ? Vec3(g.radius * d / n) : Vec3(0, 0, g.radius);
-    }
-    case ShapeType::Ellipsoid: {
-      const Vec3 ad = g.half_extents.cwiseProduct(d);  // x = A^2 d / |A d|
-      const double n = ad.norm();
-      return n > 0.0 ? Vec3(g.half_extents.cwiseProduct(ad) / n) : Vec3(0, 0, g.half_extents.z());
-    }
-    case ShapeType::Capsule: {
-      const double n = d.norm();
-      const Vec3 sph = n > 0.0 ? Vec3(g.radius * d / n) : Vec3::Zero();
-      return sph + Vec3(0, 0, sgn(d.z()) * g.half_length);
-    }
-    case ShapeType::Cylinder: {
-      const double n = std::sqrt(d.x() * d.x() + d.y() * d.y());  // not std::hypot: slow in glibc
-      const Vec3 rim =
-          n > 0.0 ? Vec3(g.radius * d.x() / n, g.radius * d.y() / n, 0.0) : Vec3::Zero();
-      return rim + Vec3(0, 0, sgn(d.z()) * g.half_length);
-    }
-    case ShapeType::Box:
-      return Vec3(sgn(d.x()) * g.half_extents.x(), sgn(d.y()) * g.half_extents.y(),
-                  sgn(d.z()) * g.half_extents.z());
-    case ShapeType::ConvexMesh:
-    case ShapeType::TriangleMesh: {
-      const auto& v = g.mesh->vertices;
-      int best = 0;
-      double hb = -std::numeric_limits<double>::infinity();
-      for (size_t i = 0; i < v.size(); ++i) {
-        const double h = v[i].dot(d);
-        if (h > hb) hb = h, best = static_cast<int>(i);
-      }
-      return v[best];
-    }
-    case ShapeType::Plane:
-    case ShapeType::HeightField:
-      break;
-  }
-  return Vec3::Zero();
-}
-
-Vec3 support(const PlacedShape& s, const Vec3& d) {
-  if (s.tri) {
-    int best = 0;
-    for (int i = 1; i < s.ntri; ++i)
-      if (s.tri[i].dot(d) > s.tri[best].dot(d)) best = i;
-    return s.tri[best];
-  }
-  return s.X.p + s.R * support_local(*s.g, s.R.transpose() * d);
-}
 
 void local_bounds(const Geometry& g, Vec3* center, Vec3* half) {
   *center = Vec3::Zero();

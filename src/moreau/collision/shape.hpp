@@ -1,6 +1,9 @@
 #pragma once
 // A geometry placed in the world: support function h(d) = max_{x in shape} d.x (convex shapes),
 // world bounding boxes. Internal to the collision room (and its tests).
+#include <cmath>
+#include <limits>
+
 #include "moreau/model/geometry.hpp"
 
 namespace moreau {
@@ -24,12 +27,70 @@ inline PlacedShape place(const Geometry& g, const Pose& X) {
   return {&g, X, X.R(), nullptr, 3};
 }
 
+// +1 at 0: a deterministic tie break for the kinked supports (box, capsule and cylinder caps).
+inline double support_sign(double x) {
+  return x < 0.0 ? -1.0 : 1.0;
+}
+
+// Local-frame support of a convex geometry. Inline: the general convex path calls it some 30,000
+// times per humanoid100 step.
+inline Vec3 support_local(const Geometry& g, const Vec3& d) {
+  switch (g.type) {
+    case ShapeType::Sphere: {
+      const double n = d.norm();
+      return n > 0.0 ? Vec3(g.radius * d / n) : Vec3(0, 0, g.radius);
+    }
+    case ShapeType::Ellipsoid: {
+      const Vec3 ad = g.half_extents.cwiseProduct(d);  // x = A^2 d / |A d|
+      const double n = ad.norm();
+      return n > 0.0 ? Vec3(g.half_extents.cwiseProduct(ad) / n) : Vec3(0, 0, g.half_extents.z());
+    }
+    case ShapeType::Capsule: {
+      const double n = d.norm();
+      const Vec3 sph = n > 0.0 ? Vec3(g.radius * d / n) : Vec3::Zero();
+      return sph + Vec3(0, 0, support_sign(d.z()) * g.half_length);
+    }
+    case ShapeType::Cylinder: {
+      const double n = std::sqrt(d.x() * d.x() + d.y() * d.y());  // not std::hypot: slow in glibc
+      const Vec3 rim =
+          n > 0.0 ? Vec3(g.radius * d.x() / n, g.radius * d.y() / n, 0.0) : Vec3::Zero();
+      return rim + Vec3(0, 0, support_sign(d.z()) * g.half_length);
+    }
+    case ShapeType::Box:
+      return Vec3(support_sign(d.x()) * g.half_extents.x(),
+                  support_sign(d.y()) * g.half_extents.y(),
+                  support_sign(d.z()) * g.half_extents.z());
+    case ShapeType::ConvexMesh:
+    case ShapeType::TriangleMesh: {
+      const auto& v = g.mesh->vertices;
+      int best = 0;
+      double hb = -std::numeric_limits<double>::infinity();
+      for (size_t i = 0; i < v.size(); ++i) {
+        const double h = v[i].dot(d);
+        if (h > hb) hb = h, best = static_cast<int>(i);
+      }
+      return v[best];
+    }
+    case ShapeType::Plane:
+    case ShapeType::HeightField:
+      break;
+  }
+  return Vec3::Zero();
+}
+
 // Farthest point of the shape along the (not necessarily unit) world direction d. Planes, height
 // fields and triangle meshes are not convex shapes: callers never ask them (their pieces use
 // `tri`; a triangle mesh's support is that of its convex hull).
-Vec3 support(const PlacedShape& s, const Vec3& d);
-// Local-frame support of a convex geometry.
-Vec3 support_local(const Geometry& g, const Vec3& d);
+inline Vec3 support(const PlacedShape& s, const Vec3& d) {
+  if (s.tri) {
+    int best = 0;
+    for (int i = 1; i < s.ntri; ++i)
+      if (s.tri[i].dot(d) > s.tri[best].dot(d)) best = i;
+    return s.tri[best];
+  }
+  return s.X.p + s.R * support_local(*s.g, s.R.transpose() * d);
+}
+
 // h(d) = d . support(d)
 inline double support_value(const PlacedShape& s, const Vec3& d) {
   return d.dot(support(s, d));
