@@ -93,16 +93,30 @@ void jacobian(const Problem& p, NsnWorkspace& w) {
         break;
       case ConeKind::Orthant: {
         const double dp = w.dP[k](0, 0);
+        if (dp == 0.0) {  // inactive: F = lambda
+          w.H.row(o).setZero();
+          w.H(o, o) = 1.0;
+          break;
+        }
         w.H.row(o) = (r * dp) * w.Ae.row(o);
         w.H(o, o) += 1.0 - dp;
         break;
       }
       case ConeKind::Coulomb: {
         const Mat3& P = w.dP[k];
+        if (P.isZero(0.0)) {  // in the polar cone (separating): F_b = lambda_b, H_b = E_b
+          w.H.middleRows(o, 3).setZero();
+          w.H.block<3, 3>(o, o).setIdentity();
+          break;
+        }
         const double vt = std::sqrt(w.v[o] * w.v[o] + w.v[o + 1] * w.v[o + 1]);
         w.G = r * w.Ae.middleRows(o, 3);
         if (vt > 0.0)
           w.G.row(2) += (r * b.mu / vt) * (w.v[o] * w.Ae.row(o) + w.v[o + 1] * w.Ae.row(o + 1));
+        if (P == Mat3::Identity()) {  // inside the cone (sticking): H_b = rho_b G_b
+          w.H.middleRows(o, 3) = w.G;
+          break;
+        }
         w.H.middleRows(o, 3).noalias() = P * w.G;
         w.H.block<3, 3>(o, o) += Mat3::Identity() - P;
         break;
