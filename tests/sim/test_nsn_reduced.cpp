@@ -1,5 +1,6 @@
-// nsn on a reduced problem of the fast path (docs/performance.md), read from tests/data: the
-// nonmonotone line search against the monotone one.
+// nsn on reduced problems of the fast path (docs/performance.md), read from tests/data: the
+// nonmonotone line search against the monotone one, and a start from zero against a misleading
+// warm start.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -44,4 +45,42 @@ TEST(Nsn, NonmonotoneSearchPassesKinksThatCapTheMonotoneOne) {
   ASSERT_TRUE(solve("admm-ncp-sa", p, a, {}, ws, admm));
   ASSERT_TRUE(admm.converged()) << admm.residual;
   EXPECT_LT((nonmono.v_plus - admm.v_plus).cwiseAbs().maxCoeff(), 1e-8);
+}
+
+TEST(Nsn, ZeroStartsWhereAMisleadingWarmStartCycles) {
+  // A reduced problem of the humanoid's fast path (29 rows: 5 limit rows and 8 contacts) with the
+  // previous step's impulses, whose natural map (1.2) is worse than zero's (0.09). From them
+  // Newton cycles between two iterates for 50 iterations; from zero it converges: the fast path's
+  // retry from zero (SimSettings::fast_path_cold_rows).
+  const Result<Problem> loaded = load_problem(
+      std::string(MOREAU_SOURCE_DIR) + "/tests/data/problems/humanoid_misleading_warm_start.mprob");
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  const Problem& p = *loaded;
+  ASSERT_EQ(p.nl, 29);
+  WarmStart warm;
+  warm.lambda.resize(29);
+  warm.lambda << 0x1.4190a98fb233bp+0, 0x1.6d2ccdbd48411p+0, 0x1.6d2d35dab1eb2p+0, 0x0.0p+0,
+      0x0.0p+0, -0x1.d6f527c747b37p-1, -0x1.9406a78e884cap-9, 0x1.1973ddb679a09p+0,
+      -0x1.3c1b9d4b73fc8p+0, -0x1.29d0518e7efd4p-5, 0x1.037674f7c8b3bp+2, -0x1.d736f458dc60cp-1,
+      0x1.94891c6c6de4fp-9, 0x1.199b306aefa6fp+0, -0x1.3bfcf6ff437a8p+0, 0x1.295a12f5e78b4p-5,
+      0x1.036d7f8777227p+2, 0x1.bf5f622e99e91p-6, 0x1.8a56ed400420cp-4, 0x1.e9ea91a8cf2fap-4,
+      0x1.bd45ddfeac244p-6, -0x1.885600e2604e1p-4, 0x1.e770f2827633ap-4, -0x1.c58a6ca86c6e0p+1,
+      -0x1.7fbfcb95b6c46p-1, 0x1.4b20452c6ba28p+2, -0x1.c58ce558495f0p+1, 0x1.7fb72f3c98202p-1,
+      0x1.4b21adda20d10p+2;
+  SolverSettings s;
+  s.tol = 1e-8;
+  s.max_iters = 50;
+  SolverWorkspace ws;
+  Solution from_warm, from_zero, admm;
+  ASSERT_TRUE(solve("nsn", p, s, warm, ws, from_warm));
+  EXPECT_FALSE(from_warm.converged()) << from_warm.residual;
+  ASSERT_TRUE(solve("nsn", p, s, {}, ws, from_zero));
+  ASSERT_TRUE(from_zero.converged()) << from_zero.residual << " " << from_zero.message;
+  EXPECT_LE(from_zero.iterations, 10);
+  SolverSettings a;
+  a.tol = 1e-10;
+  a.max_iters = 100000;
+  ASSERT_TRUE(solve("admm-ncp-sa", p, a, {}, ws, admm));
+  ASSERT_TRUE(admm.converged()) << admm.residual;
+  EXPECT_LT((from_zero.v_plus - admm.v_plus).cwiseAbs().maxCoeff(), 1e-8);
 }

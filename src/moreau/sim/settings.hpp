@@ -61,6 +61,11 @@ struct SimSettings {
   // from the warm start, at most this many iterations at the step's tol; where it does not
   // converge, the step's solver takes over from nsn's best iterate. 0: the step's solver alone.
   int fast_path_newton = 50;
+  // Where nsn from the warm start does not converge on a reduced NCP of at most this many rows,
+  // nsn once more from zero before the step's solver: a warm start from a step whose contacts
+  // and limits differed can mislead Newton where zero does not (docs/performance.md). Above it
+  // a cold Newton solve costs more than the step's solver. 0: no cold retry.
+  int fast_path_cold_rows = 48;
 };
 
 }  // namespace moreau

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "moreau/math/so3.hpp"
 #include "moreau/ncp/residuals.hpp"
@@ -171,10 +172,11 @@ bool Simulator::solve_reduced(const Problem& r, const SolverInfo& info, int& new
   const bool use_newton = settings_.fast_path_newton > 0 && info.problem == "NCP" &&
                           r.nl <= JointSchur::kMaxReducedRows;
   double newton_time = 0.0;
-  // nsn from schur_warm_: true when it converged (answer in schur_sol_); otherwise its best
-  // iterate becomes schur_warm_.
-  auto newton = [&]() {
-    if (!solve("nsn", r, newton_settings_, schur_warm_, solver_ws_, newton_sol_)) return false;
+  double best = std::numeric_limits<double>::infinity();  // the lowest natural map nsn reached
+  // nsn from `start`: true when it converged (answer in schur_sol_); otherwise its best iterate
+  // becomes schur_warm_ if it is the best so far.
+  auto newton = [&](const WarmStart& start) {
+    if (!solve("nsn", r, newton_settings_, start, solver_ws_, newton_sol_)) return false;
     newton_iters += newton_sol_.iterations;
     newton_time += newton_sol_.iteration_time_s;
     if (newton_sol_.status == SolveStatus::Converged) {
@@ -182,10 +184,15 @@ bool Simulator::solve_reduced(const Problem& r, const SolverInfo& info, int& new
       schur_sol_.status = SolveStatus::Converged;
       return true;
     }
-    if (newton_sol_.status == SolveStatus::MaxIterations) schur_warm_.lambda = newton_sol_.lambda;
+    if (newton_sol_.status == SolveStatus::MaxIterations && newton_sol_.residual < best) {
+      best = newton_sol_.residual;
+      schur_warm_.lambda = newton_sol_.lambda;
+    }
     return false;
   };
-  if (use_newton && newton()) {
+  const bool cold_retry =
+      use_newton && !schur_warm_.empty() && r.nl <= settings_.fast_path_cold_rows;
+  if (use_newton && (newton(schur_warm_) || (cold_retry && newton(cold_start_)))) {
     schur_sol_.iterations = 0;
     schur_sol_.fallbacks = 0;
     schur_sol_.iteration_time_s = newton_time;
@@ -196,7 +203,8 @@ bool Simulator::solve_reduced(const Problem& r, const SolverInfo& info, int& new
     return false;
   if (use_newton && schur_sol_.status == SolveStatus::MaxIterations) {
     schur_warm_.lambda = schur_sol_.lambda;
-    newton();
+    best = std::numeric_limits<double>::infinity();
+    newton(schur_warm_);
   }
   schur_sol_.iteration_time_s += newton_time;
   return true;

@@ -88,6 +88,7 @@ class Simulator {
   WarmStart schur_warm_;            // its warm start (the limit and contact rows of warm_)
   Solution schur_sol_;              // its solution
   SolverSettings newton_settings_;  // the fast path's nsn attempt (SimSettings::fast_path_newton)
+  WarmStart cold_start_;  // empty: nsn's retry from zero (SimSettings::fast_path_cold_rows)
   Solution newton_sol_;
   GrowVec full_lambda_, full_v_, scratch_;
   bool fast_path_used_ = false;
