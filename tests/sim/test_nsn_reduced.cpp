@@ -10,16 +10,35 @@
 
 using namespace moreau;
 
+namespace {
+// tests/data/problems/NAME.mprob: a reduced problem of the humanoid's fast path (humanoid.xml,
+// docs/performance.md: its joint rows eliminated, so D is the Schur complement; the file's M and
+// J are placeholders).
+Problem reduced_problem(const char* name) {
+  const Result<Problem> loaded =
+      load_problem(std::string(MOREAU_SOURCE_DIR) + "/tests/data/problems/" + name + ".mprob");
+  EXPECT_TRUE(loaded) << loaded.error().message();
+  return loaded ? *loaded : Problem{};
+}
+
+// nsn's answer against admm-ncp-sa's, solved independently to 1e-10: the velocities to 1e-8.
+void expect_admm_velocities(const Problem& p, const Solution& nsn) {
+  SolverSettings a;
+  a.tol = 1e-10;
+  a.max_iters = 100000;
+  SolverWorkspace ws;
+  Solution admm;
+  ASSERT_TRUE(solve("admm-ncp-sa", p, a, {}, ws, admm));
+  ASSERT_TRUE(admm.converged()) << admm.residual;
+  EXPECT_LT((nsn.v_plus - admm.v_plus).cwiseAbs().maxCoeff(), 1e-8);
+}
+}  // namespace
+
 TEST(Nsn, NonmonotoneSearchPassesKinksThatCapTheMonotoneOne) {
-  // A reduced problem of the humanoid's fast path (humanoid.xml, docs/performance.md: its joint
-  // rows eliminated, so D is the Schur complement; the file's M and J are placeholders): 2 limit
-  // rows and 4 contacts of a foot, from the previous step's impulses. The monotone Armijo search
-  // stops at the same short step iteration after iteration; the nonmonotone one (ls_memory) lets
-  // the full step through and converges, at the velocities admm-ncp-sa reaches independently.
-  const Result<Problem> loaded = load_problem(std::string(MOREAU_SOURCE_DIR) +
-                                              "/tests/data/problems/humanoid_feet_reduced.mprob");
-  ASSERT_TRUE(loaded) << loaded.error().message();
-  const Problem& p = *loaded;
+  // 2 limit rows and 4 contacts of a foot, from the previous step's impulses. The monotone Armijo
+  // search stops at the same short step iteration after iteration; the nonmonotone one
+  // (ls_memory) lets the full step through and converges, at admm-ncp-sa's velocities.
+  const Problem p = reduced_problem("humanoid_feet_reduced");
   ASSERT_EQ(p.nl, 14);
   WarmStart warm;
   warm.lambda.resize(14);
@@ -31,7 +50,7 @@ TEST(Nsn, NonmonotoneSearchPassesKinksThatCapTheMonotoneOne) {
   s.tol = 1e-8;
   s.max_iters = 50;
   SolverWorkspace ws;
-  Solution mono, nonmono, admm;
+  Solution mono, nonmono;
   SolverSettings m = s;
   m.nsn.ls_memory = 1;
   ASSERT_TRUE(solve("nsn", p, m, warm, ws, mono));
@@ -39,23 +58,15 @@ TEST(Nsn, NonmonotoneSearchPassesKinksThatCapTheMonotoneOne) {
   ASSERT_TRUE(solve("nsn", p, s, warm, ws, nonmono));
   ASSERT_TRUE(nonmono.converged()) << nonmono.residual << " " << nonmono.message;
   EXPECT_LE(nonmono.iterations, 25);
-  SolverSettings a;
-  a.tol = 1e-10;
-  a.max_iters = 100000;
-  ASSERT_TRUE(solve("admm-ncp-sa", p, a, {}, ws, admm));
-  ASSERT_TRUE(admm.converged()) << admm.residual;
-  EXPECT_LT((nonmono.v_plus - admm.v_plus).cwiseAbs().maxCoeff(), 1e-8);
+  expect_admm_velocities(p, nonmono);
 }
 
 TEST(Nsn, ZeroStartsWhereAMisleadingWarmStartCycles) {
-  // A reduced problem of the humanoid's fast path (29 rows: 5 limit rows and 8 contacts) with the
-  // previous step's impulses, whose natural map (1.2) is worse than zero's (0.09). From them
-  // Newton cycles between two iterates for 50 iterations; from zero it converges: the fast path's
-  // retry from zero (SimSettings::fast_path_cold_rows).
-  const Result<Problem> loaded = load_problem(
-      std::string(MOREAU_SOURCE_DIR) + "/tests/data/problems/humanoid_misleading_warm_start.mprob");
-  ASSERT_TRUE(loaded) << loaded.error().message();
-  const Problem& p = *loaded;
+  // 5 limit rows and 8 contacts of the humanoid lying down, with the previous step's impulses,
+  // whose natural map (1.2) is worse than zero's (0.09). From them Newton cycles between two
+  // iterates for 50 iterations; from zero it converges: the fast path's retry from zero
+  // (SimSettings::fast_path_cold_rows).
+  const Problem p = reduced_problem("humanoid_misleading_warm_start");
   ASSERT_EQ(p.nl, 29);
   WarmStart warm;
   warm.lambda.resize(29);
@@ -71,16 +82,11 @@ TEST(Nsn, ZeroStartsWhereAMisleadingWarmStartCycles) {
   s.tol = 1e-8;
   s.max_iters = 50;
   SolverWorkspace ws;
-  Solution from_warm, from_zero, admm;
+  Solution from_warm, from_zero;
   ASSERT_TRUE(solve("nsn", p, s, warm, ws, from_warm));
   EXPECT_FALSE(from_warm.converged()) << from_warm.residual;
   ASSERT_TRUE(solve("nsn", p, s, {}, ws, from_zero));
   ASSERT_TRUE(from_zero.converged()) << from_zero.residual << " " << from_zero.message;
   EXPECT_LE(from_zero.iterations, 10);
-  SolverSettings a;
-  a.tol = 1e-10;
-  a.max_iters = 100000;
-  ASSERT_TRUE(solve("admm-ncp-sa", p, a, {}, ws, admm));
-  ASSERT_TRUE(admm.converged()) << admm.residual;
-  EXPECT_LT((from_zero.v_plus - admm.v_plus).cwiseAbs().maxCoeff(), 1e-8);
+  expect_admm_velocities(p, from_zero);
 }
