@@ -323,12 +323,11 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
       }
       return d;
     }();
-    auto fib = [](int i) { return directions[i]; };
-    for (int i = 0; i < kDirections; ++i) cand[i] = {psi(a, b, fib(i)), i};
+    for (int i = 0; i < kDirections; ++i) cand[i] = {psi(a, b, directions[i]), i};
     std::partial_sort(cand.begin(), cand.begin() + 3, cand.end());
     double best = psi(a, b, nr);
     for (int k = 0; k < 3; ++k) {
-      const Vec3 m = ridge_refine(a, b, refine(a, b, fib(cand[k].second), scale));
+      const Vec3 m = ridge_refine(a, b, refine(a, b, directions[cand[k].second], scale));
       const double fm = psi(a, b, m);
       if (fm < best) best = fm, nr = m;
     }

@@ -51,7 +51,7 @@ inline Vec3 support_local(const Geometry& g, const Vec3& d) {
       return sph + Vec3(0, 0, support_sign(d.z()) * g.half_length);
     }
     case ShapeType::Cylinder: {
-      const double n = std::sqrt(d.x() * d.x() + d.y() * d.y());  // not std::hypot: slow in glibc
+      const double n = norm2(d.x(), d.y());
       const Vec3 rim =
           n > 0.0 ? Vec3(g.radius * d.x() / n, g.radius * d.y() / n, 0.0) : Vec3::Zero();
       return rim + Vec3(0, 0, support_sign(d.z()) * g.half_length);

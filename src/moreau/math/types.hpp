@@ -1,5 +1,7 @@
 #pragma once
 // Fixed-size linear-algebra types used everywhere in moreau (double precision, SI units).
+#include <cmath>
+
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
@@ -14,6 +16,13 @@ using MatX = Eigen::MatrixXd;
 // Unit quaternion, Hamilton convention. Eigen stores (x, y, z, w) internally; moreau's files
 // and APIs always spell quaternions as (w, x, y, z).
 using Quat = Eigen::Quaterniond;
+
+// |(x, y)| without std::hypot's guard against overflow (slow in glibc; the solvers' and the
+// collision's inner loops call it per contact and iteration): exact to round-off for |x|, |y|
+// below 1e150.
+inline double norm2(double x, double y) {
+  return std::sqrt(x * x + y * y);
+}
 
 // A rigid transform: x_world = p + R(q) x_local.
 struct Pose {

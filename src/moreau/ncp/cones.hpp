@@ -7,12 +7,6 @@
 
 namespace moreau {
 
-// |(x, y)| without std::hypot's guard against overflow (slow in glibc; the solvers' inner loops
-// call it per contact and iteration): exact to round-off for |x|, |y| below 1e150.
-inline double norm2(double x, double y) {
-  return std::sqrt(x * x + y * y);
-}
-
 // P_{R+}(x) = max(0, x)   (eq. 147)
 inline double project_orthant(double x) {
   return x > 0.0 ? x : 0.0;

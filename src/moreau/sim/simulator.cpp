@@ -203,8 +203,7 @@ bool Simulator::solve_reduced(const Problem& r, const SolverInfo& info, int& new
     return false;
   if (use_newton && schur_sol_.status == SolveStatus::MaxIterations) {
     schur_warm_.lambda = schur_sol_.lambda;
-    best = std::numeric_limits<double>::infinity();
-    newton(schur_warm_);
+    newton(schur_warm_);  // a polish: its answer counts only if it converges
   }
   schur_sol_.iteration_time_s += newton_time;
   return true;

@@ -109,7 +109,7 @@ void jacobian(const Problem& p, NsnWorkspace& w) {
           w.H.block<3, 3>(o, o).setIdentity();
           break;
         }
-        const double vt = std::sqrt(w.v[o] * w.v[o] + w.v[o + 1] * w.v[o + 1]);
+        const double vt = norm2(w.v[o], w.v[o + 1]);
         w.G = r * w.Ae.middleRows(o, 3);
         if (vt > 0.0)
           w.G.row(2) += (r * b.mu / vt) * (w.v[o] * w.Ae.row(o) + w.v[o + 1] * w.Ae.row(o + 1));
@@ -243,16 +243,16 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
   // cone's boundary with slips of 1e-9, where F's generalized Jacobian changes abruptly), eps grows
   // 100x and the step is retried, up to prox_max; a full step shrinks it 10x (Levenberg-Marquardt's
   // rule applied to the proximal term). docs/performance.md: on the humanoid's reduced problems
-  // this settled 742 of 958 instead of 584.
+  // this settled 749 of 958 instead of 584.
   const double max_diag = w.A.diagonal().cwiseAbs().maxCoeff();
   const double eps0 = S.prox * max_diag, eps_max = std::max(eps0, S.prox_max * max_diag);
   double eps = eps0;
-  w.Ae = w.A;
-  w.Ae.diagonal().array() += eps;
   auto set_eps = [&](double e) {
     eps = e;
     w.Ae.diagonal() = w.A.diagonal().array() + eps;
   };
+  w.Ae = w.A;
+  set_eps(eps0);
   sol.setup_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   w.lam.resize(n);
