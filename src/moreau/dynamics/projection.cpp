@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 #include "moreau/math/so3.hpp"
@@ -49,12 +50,38 @@ PositionProjector::PositionProjector(const Model& model) : model_(&model) {
     if (j.base >= 0) incidence_[j.base].push_back({jn, 1});
   }
   for (Island& isl : islands_) {
-    isl.A.resize(isl.capacity, isl.capacity);
-    isl.L.resize(isl.capacity, isl.capacity);
+    // One block per joint (its capacity), coupled to the joints sharing a body.
+    std::vector<int> sizes;
+    BlockCholesky::Pairs pairs;
+    for (int jn : isl.joints) {
+      JointRows& R = rows_[jn];
+      R.local = static_cast<int>(sizes.size());
+      R.capacity = cap[jn];
+      sizes.push_back(cap[jn]);
+    }
+    int offset = 0;
+    for (int jn : isl.joints) {
+      rows_[jn].offset = offset;
+      offset += cap[jn];
+    }
+    for (int jn : isl.joints) {
+      const Joint& j = model.joints()[jn];
+      for (int b : {j.follower, j.base}) {
+        if (b < 0) continue;
+        for (const auto& [jm, t] : incidence_[b])
+          if (jm != jn) pairs.push_back({rows_[jn].local, rows_[jm].local});
+      }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    isl.chol.analyze(sizes, pairs);
     isl.rhs.resize(isl.capacity);
     isl.x.resize(isl.capacity);
     isl.res.resize(isl.capacity);
+    isl.scratch.resize(isl.capacity);
   }
+  f_.resize(nb);
+  done_.resize(nb);
 }
 
 // Fills every joint's rows and errors at s; returns max |phi|. choose_limits: pick the violated
@@ -63,10 +90,10 @@ double PositionProjector::evaluate(const State& s, bool choose_limits) {
   double worst = 0.0;
   for (int jn = 0; jn < model_->num_joints(); ++jn) {
     JointRows& R = rows_[jn];
-    if (R.island < 0) continue;
     const Joint& j = model_->joints()[jn];
     JointAxes& ax = axes_[jn];  // per joint: a joint sequence's warm start
-    joint_axes(j, s, ax);
+    joint_axes(j, s, ax);       // every joint's, for axes_at()
+    if (R.island < 0) continue;
     R.n = 0;
     for (int r = 0; r < ax.m; ++r, ++R.n) {
       const int axis = ax.constrained[r];
@@ -96,7 +123,48 @@ double PositionProjector::evaluate(const State& s, bool choose_limits) {
     }
     if (R.n > 0) worst = std::max(worst, R.phi.head(R.n).cwiseAbs().maxCoeff());
   }
+  r_eval_ = s.r;  // same sizes after the first call: no allocation
+  q_eval_ = s.q;
+  evaluated_ = true;
   return worst;
+}
+
+void PositionProjector::apply_delassus(const Island& isl, const VecX& x, VecX& y) {
+  const Model& m = *model_;
+  for (int jn : isl.joints) {  // f_b = sum J^T x over the rows acting on body b
+    const Joint& j = m.joints()[jn];
+    f_[j.follower].setZero();
+    done_[j.follower] = 0;
+    if (j.base >= 0) {
+      f_[j.base].setZero();
+      done_[j.base] = 0;
+    }
+  }
+  for (int jn : isl.joints) {
+    const JointRows& R = rows_[jn];
+    if (R.n == 0) continue;
+    const Joint& j = m.joints()[jn];
+    const auto xi = x.segment(R.offset, R.n);
+    f_[j.follower].noalias() += R.J[0].topRows(R.n).transpose() * xi;
+    if (j.base >= 0) f_[j.base].noalias() += R.J[1].topRows(R.n).transpose() * xi;
+  }
+  for (int jn : isl.joints) {  // each body once: f_ becomes M^-1 f_ where still unmarked
+    const Joint& j = m.joints()[jn];
+    for (int b : {j.follower, j.base})
+      if (b >= 0 && !done_[b]) {
+        f_[b] = (minv_[b] * f_[b]).eval();
+        done_[b] = 1;
+      }
+  }
+  for (int jn : isl.joints) {
+    const JointRows& R = rows_[jn];
+    y.segment(R.offset, R.capacity).setZero();
+    if (R.n == 0) continue;
+    const Joint& j = m.joints()[jn];
+    auto yi = y.segment(R.offset, R.n);
+    yi.noalias() = R.J[0].topRows(R.n) * f_[j.follower];
+    if (j.base >= 0) yi.noalias() += R.J[1].topRows(R.n) * f_[j.base];
+  }
 }
 
 // One Gauss-Newton correction dq = -M^-1 J^T (J M^-1 J^T)^-1 phi, per island, then the
@@ -113,21 +181,20 @@ void PositionProjector::correct(State& s) {
     minv_[i].bottomRightCorner<3, 3>() = R * b.inertia.inverse() * R.transpose();
   }
   Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6> W;
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6> Aij;
   for (Island& isl : islands_) {
     int n = 0;
-    for (int jn : isl.joints) {
-      rows_[jn].offset = n;
-      n += rows_[jn].n;
-    }
+    for (int jn : isl.joints) n += rows_[jn].n;
     if (n == 0) continue;
-    // The n active rows only (a joint's unused capacity and unviolated limits are left out).
-    auto A = isl.A.topLeftCorner(n, n);
-    auto rhs = isl.rhs.head(n);
-    A.setZero();
+    // The active rows of each joint block (the rest of its capacity gets a unit diagonal and a
+    // zero right-hand side: zero multipliers).
+    BlockCholesky& chol = isl.chol;
+    chol.zero();
+    isl.rhs.setZero();
     for (int jn : isl.joints) {
       const JointRows& Ri = rows_[jn];
       if (Ri.n == 0) continue;
-      rhs.segment(Ri.offset, Ri.n) = Ri.phi.head(Ri.n);
+      isl.rhs.segment(Ri.offset, Ri.n) = Ri.phi.head(Ri.n);
       const Joint& j = m.joints()[jn];
       for (int slot = 0; slot < 2; ++slot) {
         const int b = slot == 0 ? j.follower : j.base;
@@ -135,42 +202,39 @@ void PositionProjector::correct(State& s) {
         W.noalias() = Ri.J[slot].topRows(Ri.n) * minv_[b];
         for (const auto& [jm, t] : incidence_[b]) {
           const JointRows& Rj = rows_[jm];
-          if (Rj.n == 0) continue;
-          A.block(Ri.offset, Rj.offset, Ri.n, Rj.n).noalias() +=
-              W * Rj.J[t].topRows(Rj.n).transpose();
+          if (Rj.n == 0 || !chol.lower(Ri.local, Rj.local)) continue;
+          Aij.noalias() = W * Rj.J[t].topRows(Rj.n).transpose();
+          chol.add(Ri.local, Rj.local, Aij);
         }
       }
     }
     // Redundant rows (a planar loop closed in 3D) make J M^-1 J^T singular: a regularization far
     // below the pivots but above round-off. The multipliers' null-space part is annihilated by
     // J^T, so the correction stays the minimal one up to this relative perturbation.
-    const double eps = 1e-12 * A.diagonal().maxCoeff();
-    A.diagonal().array() += eps;
-    // Factored in place in L's corner (no allocation); A is kept for the refinement.
-    auto L = isl.L.topLeftCorner(n, n);
-    L = A;
-    Eigen::LLT<Eigen::Ref<MatX>> llt(L);
-    if (llt.info() != Eigen::Success) continue;
+    const double eps = 1e-12 * chol.max_diagonal();
+    for (int jn : isl.joints) {
+      const JointRows& R = rows_[jn];
+      for (int r = 0; r < R.capacity; ++r) chol.add_diagonal(R.local, r, r < R.n ? eps : 1.0);
+    }
+    if (!chol.factor()) continue;
     // x = (A + eps)^-1 phi, then one step of iterative refinement x += (A + eps)^-1 (phi - A x):
     // the range part of the error shrinks from eps / sigma to (eps / sigma)^2 (a long chain's
     // sigma_min / sigma_max reaches 1e-5).
-    auto x = isl.x.head(n);
-    auto res = isl.res.head(n);
-    x = rhs;
-    llt.solveInPlace(x);
-    res.noalias() = A * x;
-    res = rhs - res + eps * x;
-    llt.solveInPlace(res);
-    rhs = x + res;
+    isl.x = isl.rhs;
+    chol.solve(isl.x.data(), isl.scratch.data());
+    apply_delassus(isl, isl.x, isl.res);
+    isl.res = isl.rhs - isl.res;
+    chol.solve(isl.res.data(), isl.scratch.data());
+    isl.rhs = isl.x + isl.res;
     for (int jn : isl.joints) {
       const JointRows& Ri = rows_[jn];
       if (Ri.n == 0) continue;
       const Joint& j = m.joints()[jn];
+      const auto xi = isl.rhs.segment(Ri.offset, Ri.n);
       for (int slot = 0; slot < 2; ++slot) {
         const int b = slot == 0 ? j.follower : j.base;
         if (b < 0) continue;
-        dq_[b].noalias() -=
-            minv_[b] * (Ri.J[slot].topRows(Ri.n).transpose() * isl.rhs.segment(Ri.offset, Ri.n));
+        dq_[b].noalias() -= minv_[b] * (Ri.J[slot].topRows(Ri.n).transpose() * xi);
       }
     }
   }
@@ -179,6 +243,15 @@ void PositionProjector::correct(State& s) {
     s.r[i] += dq_[i].head<3>();
     s.q[i] = integrate_rotation(s.q[i], dq_[i].tail<3>(), 1.0);
   }
+}
+
+const std::vector<JointAxes>* PositionProjector::axes_at(const State& s) const {
+  if (!evaluated_ || s.r.size() != r_eval_.size() || s.q.size() != q_eval_.size()) return nullptr;
+  for (size_t i = 0; i < r_eval_.size(); ++i)
+    if (std::memcmp(s.r[i].data(), r_eval_[i].data(), sizeof(double) * 3) != 0 ||
+        std::memcmp(s.q[i].coeffs().data(), q_eval_[i].coeffs().data(), sizeof(double) * 4) != 0)
+      return nullptr;
+  return &axes_;
 }
 
 const ProjectionStats& PositionProjector::project(State& s, const DynamicsSettings& st) {

@@ -4,15 +4,15 @@
 // included) and of every violated limit, each the minimal correction in the mass metric,
 //   dq = -M^-1 J^T (J M^-1 J^T)^-1 phi,
 // applied on the manifold (r += dr, q = Exp(dtheta) q). Contacts are not projected. The
-// Delassus matrix J M^-1 J^T is assembled from 6x6 body blocks per connected group of jointed
-// bodies (an island) and factored densely per island.
+// Delassus matrix J M^-1 J^T of each connected group of jointed bodies (an island) is assembled
+// from 6x6 body blocks, one block row per joint, and factored block-sparse along the joint graph
+// (math/block_cholesky.hpp: no fill on a kinematic tree).
 #include <array>
 #include <vector>
 
-#include <Eigen/Cholesky>
-
 #include "moreau/dynamics/joint_kinematics.hpp"
 #include "moreau/dynamics/settings.hpp"
+#include "moreau/math/block_cholesky.hpp"
 
 namespace moreau {
 
@@ -31,6 +31,10 @@ class PositionProjector {
   // Projects the positions of s (velocities untouched). Allocates nothing after construction.
   const ProjectionStats& project(State& s, const DynamicsSettings& st);
   const ProjectionStats& stats() const { return stats_; }
+  // Every joint's axes (joint_axes) at the positions of s, when the last projection ended at
+  // exactly those positions (bitwise): the next step's ProblemBuilder::build reuses them instead
+  // of evaluating the joints again. nullptr otherwise.
+  const std::vector<JointAxes>* axes_at(const State& s) const;
 
  private:
   using Rows6 = Eigen::Matrix<double, 6, 6, Eigen::RowMajor>;
@@ -41,14 +45,18 @@ class PositionProjector {
     int limits = 0;                // violated limits kept for this projection
     std::array<int, 6> dof{};      // their DoF index
     std::array<double, 6> sign{};  // +1 lower bound, -1 upper bound
-    int island = -1, offset = 0;   // island and row offset inside it
+    int island = -1;               // island,
+    int local = 0, offset = 0;     // block index and row offset inside it
+    int capacity = 0;              // rows + enabled limits: the block's size
   };
   struct Island {
     std::vector<int> joints;
     int capacity = 0;
-    MatX A, L;         // J M^-1 J^T of the active rows (top-left corner) and its Cholesky factor
-    VecX rhs, x, res;  // phi, then the multipliers; refinement scratch
+    BlockCholesky chol;  // J M^-1 J^T over the joints' capacities (unused rows: unit diagonal)
+    VecX rhs, x, res, scratch;  // phi, then the multipliers; refinement scratch
   };
+  // y_i = (J M^-1 J^T x)_i over the island's active rows (matrix-free, through the bodies).
+  void apply_delassus(const Island& isl, const VecX& x, VecX& y);
   double evaluate(const State& s, bool choose_limits);
   void correct(State& s);
 
@@ -57,10 +65,14 @@ class PositionProjector {
   std::vector<Island> islands_;
   std::vector<std::vector<std::pair<int, int>>> incidence_;  // per body: (joint, slot)
   std::vector<Mat6> minv_;
-  std::vector<Vec6> dq_;
+  std::vector<Vec6> dq_, f_;  // the correction; apply_delassus's body impulses
+  std::vector<char> done_;
   std::vector<Vec3> r_prev_;
   std::vector<Quat> q_prev_;
   std::vector<JointAxes> axes_;
+  std::vector<Vec3> r_eval_;  // the positions axes_ were evaluated at
+  std::vector<Quat> q_eval_;
+  bool evaluated_ = false;
   ProjectionStats stats_;
 };
 

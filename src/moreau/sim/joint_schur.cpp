@@ -13,30 +13,76 @@ bool JointSchur::reduce(const Problem& p) {
   if (nc_ > kMaxReducedRows) return false;
   for (int k = kj_; k < p.num_blocks(); ++k)
     if (p.blocks[k].kind == RowKind::Joint) return false;  // joints must come first (eq. 67)
-  if (!p.has_dense) p.D.to_dense(dense_);
-  const GrowMat& D = p.has_dense ? p.D_dense : dense_;  // top-left nl x nl is D
-  // D_jj = L L^T (Cholesky, in place), then D_S = D_cc - Y^T Y with Y = L^-1 D_jc (one triangular
-  // solve and a symmetric rank update: half the work of D_cj (D_jj^-1 D_jc)) and v_S = v_c - Y^T
-  // L^-1 v_j.
-  L_.resize(nj_, nj_);
-  L_ = D.topLeftCorner(nj_, nj_);
-  llt_.emplace(L_);
-  if (llt_->info() != Eigen::Success) return false;
+  const BlockSparse& D = p.D;
+  // D_jj's pattern, analyzed again only when it changes (a model's joint rows rarely do).
+  jsizes_.resize(kj_);
+  jpairs_.clear();
+  for (int i = 0; i < kj_; ++i) {
+    jsizes_[i] = p.blocks[i].size;
+    for (int e = D.row_start(i); e < D.row_start(i + 1); ++e)
+      if (D.entry_col(e) < i) jpairs_.push_back({i, D.entry_col(e)});
+  }
+  if (!chol_.same_pattern(jsizes_, jpairs_)) chol_.analyze(jsizes_, jpairs_);
+  // P D_jj P^T = L L^T, block-sparse (math/block_cholesky.hpp).
+  chol_.zero();
+  for (int i = 0; i < kj_; ++i)
+    for (int e = D.row_start(i); e < D.row_start(i + 1); ++e)
+      if (D.entry_col(e) < kj_) chol_.add(i, D.entry_col(e), D.entry(e));
+  if (!chol_.factor()) return false;
   // A (near) zero pivot: redundant joint rows (a kinematic loop) make D_jj singular and the
   // elimination ill-posed; the caller solves the full problem instead.
-  const auto l = L_.diagonal();
-  const double lmax = l.maxCoeff(), lmin = l.minCoeff();
+  const double lmax = chol_.max_pivot(), lmin = chol_.min_pivot();
   if (!(lmax > 0.0) || lmin * lmin <= 1e-12 * lmax * lmax) return false;
-  const auto L = L_.triangularView<Eigen::Lower>();
-  Y_.resize(nj_, nc_);
-  Y_ = D.topRightCorner(nj_, nc_);
-  L.solveInPlace(Y_);
+  // W = L^-1 P D_jc, block by block along the elimination tree (a column reaches the joints
+  // between its bodies and the root), then D_S = D_cc - W^T W over W's nonzero blocks and
+  // v_S = v_c - W^T L^-1 P v_j.
+  const int ncb = p.num_blocks() - kj_;
+  coff_.resize(ncb);
+  csize_.resize(ncb);
+  for (int c = 0; c < ncb; ++c) {
+    coff_[c] = p.blocks[kj_ + c].offset - nj_;
+    csize_[c] = p.blocks[kj_ + c].size;
+  }
+  W_.resize(nj_, nc_);
+  W_.setZero();
+  wnz_.assign(static_cast<size_t>(kj_) * ncb, 0);
+  for (int i = 0; i < kj_; ++i) {
+    const int a = chol_.position(i), r0 = chol_.permuted_offset(i);
+    for (int e = D.row_start(i); e < D.row_start(i + 1); ++e) {
+      const int c = D.entry_col(e) - kj_;
+      if (c < 0) continue;
+      W_.block(r0, coff_[c], p.blocks[i].size, csize_[c]) = D.entry(e);
+      wnz_[a * ncb + c] = 1;
+    }
+  }
+  chol_.forward_columns(W_.data(), nj_, coff_, csize_, wnz_);
   S_.resize(nc_, nc_);
-  S_ = D.bottomRightCorner(nc_, nc_);
-  S_.selfadjointView<Eigen::Lower>().rankUpdate(Y_.transpose(), -1.0);
+  S_.setZero();  // blocks that share no body stay zero
+  for (int i = kj_; i < p.num_blocks(); ++i)
+    for (int e = D.row_start(i); e < D.row_start(i + 1); ++e) {
+      const int j = D.entry_col(e);
+      if (j < kj_ || j > i) continue;
+      S_.block(coff_[i - kj_], coff_[j - kj_], csize_[i - kj_], csize_[j - kj_]) = D.entry(e);
+    }
+  for (int b = 0; b < kj_; ++b) {
+    gcols_.clear();
+    for (int c = 0; c < ncb; ++c)
+      if (wnz_[b * ncb + c])
+        for (int t = 0; t < csize_[c]; ++t) gcols_.push_back(coff_[c] + t);
+    const int n = static_cast<int>(gcols_.size()), sb = chol_.block_size_at(b);
+    if (n == 0) continue;
+    G_.resize(sb, n);
+    for (int k = 0; k < n; ++k) G_.col(k) = W_.col(gcols_[k]).segment(chol_.offset_at(b), sb);
+    H_.resize(n, n);
+    H_.noalias() = G_.transpose() * G_;
+    for (int y = 0; y < n; ++y)  // gcols_ increasing: (x, y) for x >= y is in S's lower triangle
+      for (int x = y; x < n; ++x) S_(gcols_[x], gcols_[y]) -= H_(x, y);
+  }
   xj_.resize(nj_);
-  xj_ = p.v_f.head(nj_);
-  L.solveInPlace(xj_);
+  for (int i = 0; i < kj_; ++i)
+    xj_.segment(chol_.permuted_offset(i), p.blocks[i].size) =
+        p.v_f.segment(p.blocks[i].offset, p.blocks[i].size);
+  chol_.forward(xj_.data());
 
   // With joint rows only (nc_ = 0) everything below is empty: expand() alone solves the step,
   // lambda_j = -D_jj^-1 v_j.
@@ -51,7 +97,7 @@ bool JointSchur::reduce(const Problem& p) {
   }
   red_.v_f.resize(nc_);
   red_.v_f.noalias() = p.v_f.tail(nc_);
-  red_.v_f.noalias() -= Y_.transpose() * xj_;
+  red_.v_f.noalias() -= W_.transpose() * xj_;
   // D_S from its lower triangle, dense and block-sparse.
   red_.D_dense.resize(nc_, nc_);
   for (int c = 0; c < nc_; ++c)
@@ -62,33 +108,33 @@ bool JointSchur::reduce(const Problem& p) {
   for (int i = 0; i < nbk; ++i)
     for (int j = 0; j < nbk; ++j) red_.D.push_entry(i, j);
   red_.D.finalize();
-  for (int e = 0; e < red_.D.nnz_blocks(); ++e) {
-    int i = 0;
-    while (red_.D.row_start(i + 1) <= e) ++i;
-    const int j = red_.D.entry_col(e);
-    red_.D.entry(e) = red_.D_dense.block(red_.D.block_offset(i), red_.D.block_offset(j),
-                                         red_.D.block_size(i), red_.D.block_size(j));
-  }
+  for (int i = 0; i < nbk; ++i)
+    for (int e = red_.D.row_start(i); e < red_.D.row_start(i + 1); ++e) {
+      const int j = red_.D.entry_col(e);
+      red_.D.entry(e) = red_.D_dense.block(red_.D.block_offset(i), red_.D.block_offset(j),
+                                           red_.D.block_size(i), red_.D.block_size(j));
+    }
   red_.R.resize(0);
   red_.v_r.resize(0);
   return true;
 }
 
 void JointSchur::expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lambda) {
-  const GrowMat& D = p.has_dense ? p.D_dense : dense_;  // top-left nl x nl is D
   lambda.resize(p.nl);
+  lambda.head(nj_).setZero();
   lambda.tail(nc_) = lambda_c;
   rj_.resize(nj_);
-  rj_.noalias() = p.v_f.head(nj_);
-  rj_.noalias() += D.topRightCorner(nj_, nc_) * lambda_c;
-  xj_ = rj_;
-  llt_->solveInPlace(xj_);
-  lambda.head(nj_) = -xj_;
-  // One step of iterative refinement: r = D_jj lambda_j + D_jc lambda_c + v_j.
-  rj_.noalias() += D.topLeftCorner(nj_, nj_) * lambda.head(nj_);
-  xj_ = rj_;
-  llt_->solveInPlace(xj_);
-  lambda.head(nj_) -= xj_;
+  yj_.resize(nj_);
+  // lambda_j = -D_jj^-1 (v_j + D_jc lambda_c), then one step of iterative refinement against the
+  // residual r = D_jj lambda_j + D_jc lambda_c + v_j (both from D's joint rows: lambda_j = 0 in
+  // the first).
+  for (int pass = 0; pass < 2; ++pass) {
+    yj_ = p.v_f.head(nj_);
+    for (int i = 0; i < kj_; ++i)
+      p.D.multiply_row_add(i, lambda.data(), yj_.data() + p.blocks[i].offset);
+    chol_.solve(yj_.data(), rj_.data());
+    lambda.head(nj_) -= yj_;
+  }
 }
 
 }  // namespace moreau

@@ -9,12 +9,10 @@
 // in lambda_c (Schur complement; Baraff 1996 eliminates the same rows along the tree). Its velocity
 // D_S lambda_c + v_S equals the full problem's on those rows, so its natural map is the full one's
 // there; the joint rows' natural map is the residual of the equation, checked by the caller.
-#include <optional>
 #include <vector>
 
-#include <Eigen/Cholesky>
-
 #include "moreau/dynamics/problem.hpp"
+#include "moreau/math/block_cholesky.hpp"
 
 namespace moreau {
 
@@ -37,12 +35,16 @@ class JointSchur {
 
  private:
   int nj_ = 0, nc_ = 0, kj_ = 0;  // joint rows, other rows, joint blocks
-  GrowMat dense_;                 // D of the full problem when p has no dense copy
-  GrowMat L_;                     // D_jj = L L^T, factored in place (lower triangle)
-  GrowMat Y_;                     // L^-1 D_jc, nj x nc: D_cj D_jj^-1 D_jc = Y^T Y
-  GrowMat S_;                     // D_S, lower triangle
-  std::optional<Eigen::LLT<Eigen::Ref<MatX>>> llt_;  // on L_
-  GrowVec xj_, rj_;
+  BlockCholesky chol_;            // P D_jj P^T = L L^T (math/block_cholesky.hpp)
+  std::vector<int> jsizes_;       // the joint blocks' sizes and couplings: chol_'s pattern
+  BlockCholesky::Pairs jpairs_;
+  GrowMat W_;                      // L^-1 P D_jc, nj x nc: D_cj D_jj^-1 D_jc = W^T W
+  std::vector<char> wnz_;          // W's nonzero blocks (joint position x other block)
+  std::vector<int> coff_, csize_;  // the other blocks' offsets and sizes in lambda_c
+  GrowMat S_;                      // D_S, lower triangle
+  GrowMat G_, H_;                  // one joint block's nonzero columns of W, and G^T G
+  std::vector<int> gcols_;         // those columns
+  GrowVec xj_, rj_, yj_;
   std::vector<int> sizes_;
   Problem red_;
 };

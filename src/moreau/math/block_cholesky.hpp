@@ -1,0 +1,101 @@
+#pragma once
+// Sparse Cholesky P A P^T = L L^T of a symmetric positive definite matrix made of small dense
+// blocks (a joint's rows: at most 6 per block), in a minimum-degree order of the blocks.
+//
+// The Delassus matrix of joint rows, J M^-1 J^T, couples two joints iff they share a body. Along a
+// kinematic tree the minimum-degree order eliminates leaves first, and then nothing fills in (the
+// elimination of Baraff 1996, "Linear-time dynamics using Lagrange multipliers"): the factorization
+// costs a few small dense products per joint instead of the dense (rows^3)/3. Kinematic loops only
+// add the fill their elimination creates; the symbolic phase finds it.
+//
+// Use: analyze() once per pattern (same_pattern() tells whether the last one still holds), then per
+// matrix: zero(), set() every block of the pattern, factor(), and the solves. No allocation after
+// analyze().
+#include <utility>
+#include <vector>
+
+#include "moreau/math/types.hpp"
+
+namespace moreau {
+
+class BlockCholesky {
+ public:
+  using Pairs = std::vector<std::pair<int, int>>;  // coupled blocks (i, j), i != j, either order
+  // Chooses the elimination order and the fill for blocks of the given sizes coupled by `pairs`.
+  void analyze(const std::vector<int>& sizes, const Pairs& pairs);
+  // Whether analyze() was last called with this pattern.
+  bool same_pattern(const std::vector<int>& sizes, const Pairs& pairs) const {
+    return analyzed_ && sizes == sizes_ && pairs == pairs_;
+  }
+  int rows() const { return n_; }
+  int num_blocks() const { return static_cast<int>(sizes_.size()); }
+  // Row offset of block i (original numbering) in the permuted order the solves work in.
+  int permuted_offset(int i) const { return off_[pos_[i]]; }
+  // Position of block i in the elimination order.
+  int position(int i) const { return pos_[i]; }
+
+  // Numeric phase: zero() every stored block, add() A_ij for each block of the pattern, both (i, j)
+  // and (j, i) (the one in the permuted lower triangle is kept, the other ignored: lower() tells
+  // which), then factor(): false on a pivot that is not positive. add() accumulates into the
+  // block's top-left corner (Aij may be smaller than the block).
+  void zero();
+  bool lower(int i, int j) const { return pos_[i] >= pos_[j]; }
+  template <class Block>
+  void add(int i, int j, const Block& Aij) {
+    if (!lower(i, j)) return;
+    double* L = block_at(pos_[i], pos_[j]);
+    if (L == nullptr) return;  // not in the pattern given to analyze()
+    const int ra = psize_[pos_[i]];
+    for (int c = 0; c < Aij.cols(); ++c)
+      for (int r = 0; r < Aij.rows(); ++r) L[r + c * ra] += Aij(r, c);
+  }
+  // A_ii(r, r) += v (r a row of block i).
+  void add_diagonal(int i, int r, double v) {
+    const int a = pos_[i];
+    values_[diag_[a] + r + r * psize_[a]] += v;
+  }
+  // The largest diagonal entry of A (before factor()).
+  double max_diagonal() const;
+  bool factor();
+  // The smallest and the largest diagonal entry of L (a conditioning check: their ratio squared
+  // bounds the pivots' ratio).
+  double min_pivot() const { return min_pivot_; }
+  double max_pivot() const { return max_pivot_; }
+
+  // Solves on vectors in the permuted order: y <- L^-1 y, y <- L^-T y.
+  void forward(double* y) const;
+  void backward(double* y) const;
+  // x <- A^-1 x in the original order (scratch of rows() entries).
+  void solve(double* x, double* scratch) const;
+  // W <- L^-1 W for a column-major W (rows() x cols, leading dimension ld, rows permuted) whose
+  // columns are grouped in column blocks [col_off[c], col_off[c] + col_size[c]). nz[b * nc + c]
+  // flags the nonzero blocks (b the position of a row block): read, and extended to the blocks the
+  // solve fills (the reach of the column along the elimination tree).
+  void forward_columns(double* W, int ld, const std::vector<int>& col_off,
+                       const std::vector<int>& col_size, std::vector<char>& nz) const;
+  // Row blocks of L's column b (positions > b) and their storage.
+  int column_begin(int b) const { return col_ptr_[b]; }
+  int column_end(int b) const { return col_ptr_[b + 1]; }
+  int entry_row(int e) const { return row_[e]; }
+  int block_size_at(int b) const { return psize_[b]; }
+  int offset_at(int b) const { return off_[b]; }
+
+ private:
+  double* block_at(int a, int b);  // L's block (a, b), positions a >= b; nullptr if not stored
+  bool analyzed_ = false;
+  int n_ = 0;
+  std::vector<int> sizes_;
+  Pairs pairs_;
+  std::vector<int> order_, pos_;          // order_[b]: the block eliminated b-th; pos_ its inverse
+  std::vector<int> psize_, off_;          // size and row offset by position
+  std::vector<int> diag_;                 // storage of L_bb (column-major)
+  std::vector<int> col_ptr_, row_, val_;  // L's column b: rows row_[e] > b, storage val_[e]
+  // The right-looking update of column b: L_xy -= L_xb L_yb^T for target storage upd_tgt_[u] of the
+  // entry pair (upd_x_[u], upd_y_[u]) of column b, u in [upd_ptr_[b], upd_ptr_[b + 1]).
+  std::vector<int> upd_ptr_, upd_x_, upd_y_, upd_tgt_;
+  std::vector<double> values_;
+  std::vector<double> inv_;  // 1 / L's diagonal, by permuted row
+  double min_pivot_ = 0.0, max_pivot_ = 0.0;
+};
+
+}  // namespace moreau
