@@ -182,6 +182,41 @@ TEST(Delassus, BlockSparseEqualsDenseJMinvJt) {
   }
 }
 
+// The contact normal's positional bias (eq. 91b) is zero for gaps within bias_dead_band and
+// (beta / dt) min(0, r) + max(0, r / dt) outside it; with a zero dead band every gap is biased.
+TEST(ContactBias, GapsWithinTheDeadBandGetNoPositionalBias) {
+  Result<Scene> sc = make_builtin_scene("box-on-plane");
+  ASSERT_TRUE(sc);
+  State s = sc->initial;
+  for (auto& u : s.u) u.setZero();
+  ProblemBuilder pb(sc->model);
+  const double dt = 5e-3;
+  Contact c;
+  c.body[0] = -1;
+  c.body[1] = 0;
+  c.point = s.r[0] - Vec3(0.0, 0.0, 0.1);
+  c.mu = 0.5;
+  for (const double band : {1e-7, 0.0}) {
+    DynamicsSettings ds = sc->settings.dynamics;
+    ds.bias_dead_band = band;
+    ds.penetration_margin = 0.0;
+    for (const double gap : {-5e-8, 5e-8, -2e-7, 2e-7, -1e-3}) {
+      c.gap = gap;
+      const Problem& p = pb.build(s, {c}, dt, ds);
+      ASSERT_EQ(p.nl, 3);
+      VecX ju(p.nl);
+      p.apply_J(p.u_free, ju);
+      const double bias = p.v_f[2] - ju[2];
+      const double expected = std::abs(gap) <= band ? 0.0
+                                                    : ds.beta_contact / dt * std::min(0.0, gap) +
+                                                          std::max(0.0, gap / dt);
+      EXPECT_NEAR(bias, expected, 1e-12) << "band " << band << " gap " << gap;
+      if (band == 0.0) EXPECT_NE(bias, 0.0) << gap;  // every gap biased without the dead band
+      EXPECT_EQ(p.v_f[0], ju[0]);                    // no bias on the friction rows
+    }
+  }
+}
+
 TEST(Solvers, DirectAndPgsAgreeOnFourbar) {
   Result<Scene> sc = make_builtin_scene("fourbar-fixed");
   ASSERT_TRUE(sc);

@@ -13,6 +13,19 @@
 namespace moreau {
 
 namespace {
+// The positional bias of a unilateral row with gap r (eq. 90b, 91b): Baumgarte beta / dt on a
+// penetration, and r / dt on a gap (double-sided: the row lets it close within the step). Gaps
+// within the dead band get none: a resting body's contacts settle at |r| ~ 1e-10, whose biases
+// (1e-8 m/s) ask for normal velocities that no rigid motion gives when the contacts are redundant
+// (4 under a box), and leave the NCP's natural map on a floor at its tolerance
+// (docs/dynamics.md, "Bias dead band").
+double gap_bias(double beta, double r, double dt, double dead_band) {
+  if (std::abs(r) <= dead_band) return 0.0;
+  return beta / dt * std::min(0.0, r) + std::max(0.0, r / dt);
+}
+}  // namespace
+
+namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 double wrap_angle(double a) {
@@ -306,8 +319,7 @@ void ProblemBuilder::add_limit_blocks(const State& s, const DynamicsSettings& st
         b.source = jn;
         b.dof = k;
         fbuf_[p_.nl] = g;
-        bias_[p_.nl] = st.beta_limit / dt * std::min(0.0, g) +
-                       std::max(0.0, g / dt);  // eq. 90b + double-sided
+        bias_[p_.nl] = gap_bias(st.beta_limit, g, dt, st.bias_dead_band);  // eq. 90b
         p_.nl += 1;
       }
     }
@@ -348,7 +360,7 @@ void ProblemBuilder::add_contact_blocks(const State& s, const std::vector<Contac
     const double r = k.gap + st.penetration_margin;  // eq. 91a
     bias_[p_.nl] = 0.0;
     bias_[p_.nl + 1] = 0.0;
-    bias_[p_.nl + 2] = st.beta_contact / dt * std::min(0.0, r) + std::max(0.0, r / dt);  // eq. 91b
+    bias_[p_.nl + 2] = gap_bias(st.beta_contact, r, dt, st.bias_dead_band);  // eq. 91b
     // Newton restitution (eq. 54-55) replaces the positional bias when the contact approaches
     // faster than the threshold and closes within this step: v_n^+ + e v_n^- >= 0 exactly.
     double vn = 0.0;  // v_n^- = J_n u^-
@@ -412,10 +424,14 @@ void ProblemBuilder::build_delassus(const DynamicsSettings& st) {
 }
 
 const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>& contacts,
-                                     double dt, const DynamicsSettings& st) {
+                                     double dt, const DynamicsSettings& st,
+                                     const std::vector<JointAxes>* axes) {
   const Model& m = *model_;
   p_.dt = dt;
-  for (int jn = 0; jn < m.num_joints(); ++jn) joint_axes(m.joints()[jn], s, axes_[jn]);
+  if (axes != nullptr && static_cast<int>(axes->size()) == m.num_joints())
+    std::copy(axes->begin(), axes->end(), axes_.begin());
+  else
+    for (int jn = 0; jn < m.num_joints(); ++jn) joint_axes(m.joints()[jn], s, axes_[jn]);
   add_forces(s, st, dt);
 
   // Upper bound on rows: joints + 2 per limited DoF + 3 per contact.

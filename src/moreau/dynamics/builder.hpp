@@ -13,9 +13,11 @@ class ProblemBuilder {
  public:
   explicit ProblemBuilder(const Model& model);
   // Builds the Problem at state s (time s.t, used by scripted actuators). The reference stays
-  // valid until the next build. Allocates only when the problem grows.
+  // valid until the next build. Allocates only when the problem grows. `axes`: every joint's
+  // joint_axes at s when the caller has them (PositionProjector::axes_at), else evaluated here.
   const Problem& build(const State& s, const std::vector<Contact>& contacts, double dt,
-                       const DynamicsSettings& settings);
+                       const DynamicsSettings& settings,
+                       const std::vector<JointAxes>* axes = nullptr);
   const Problem& problem() const { return p_; }
   const std::vector<JointAxes>& joint_axes_cache() const { return axes_; }
   // Whether build() also fills Problem::D_dense (when nl <= DynamicsSettings::dense_limit). Only

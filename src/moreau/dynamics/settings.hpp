@@ -21,6 +21,8 @@ struct DynamicsSettings {
   // eq. 72, which is explicit): stable for any damping; springs stay explicit (docs/dynamics.md).
   bool implicit_joint_forces = true;
   double penetration_margin = 0.0;  // delta of eq. 91a [m]: tolerated penetration
+  // Contact gaps and limit gaps with |r| <= this get no positional bias [m or rad]; 0: none.
+  double bias_dead_band = 1e-7;
   double limit_margin = 1e-3;  // a limit row is created when g + dt min(0, gdot) <= margin
   double restitution_threshold =
       1e-3;  // Newton restitution only for approach faster than this [m/s]

@@ -241,7 +241,8 @@ bool Simulator::step(State& s) {
     at = &mid_;
   }
   contacts_ = &collision_.detect(*at, settings_.collision);
-  const Problem& p = builder_.build(*at, *contacts_, dt, settings_.dynamics);
+  const Problem& p =
+      builder_.build(*at, *contacts_, dt, settings_.dynamics, projector_.axes_at(*at));
   if (!p.v_f.allFinite()) {
     error_ = "non-finite free velocity at t = " + std::to_string(s.t) +
              " s (state or forces contain NaN/Inf)";
