@@ -70,6 +70,30 @@ TEST(JointSchur, ReducedProblemIsTheSchurComplement) {
   EXPECT_EQ(VecX(full.tail(nc)), x);
 }
 
+// One JointSchur meets islands of different joint patterns in turn (two robots): each pattern's
+// analysis is kept, and every reduction equals that of a JointSchur that met only its problem
+// (quadruped and bdx).
+TEST(JointSchur, AlternatingPatternsReduceAsFreshOnes) {
+  const Problem pa = problem_with_contacts("quadruped", 400);
+  const Problem pb = problem_with_contacts("bdx", 400);
+  ASSERT_GT(pa.nl, 0);
+  ASSERT_GT(pb.nl, 0);
+  JointSchur shared;
+  for (int round = 0; round < 3; ++round)
+    for (const Problem* p : {&pa, &pb}) {
+      JointSchur fresh;
+      ASSERT_TRUE(fresh.reduce(*p));
+      ASSERT_TRUE(shared.reduce(*p));
+      EXPECT_EQ(shared.reduced().D_dense, fresh.reduced().D_dense);  // bit for bit
+      EXPECT_EQ(VecX(shared.reduced().v_f), VecX(fresh.reduced().v_f));
+      const VecX lc = VecX::LinSpaced(shared.reduced().nl, 0.5, -0.5);
+      GrowVec a, b;
+      shared.expand(*p, lc, a);
+      fresh.expand(*p, lc, b);
+      EXPECT_EQ(VecX(a), VecX(b));
+    }
+}
+
 TEST(JointSchur, DeclinesWithoutJointRowsOrWithLoops) {
   JointSchur js;
   // box-stack: contact rows only; fourbar-fixed: a kinematic loop, D_jj singular.

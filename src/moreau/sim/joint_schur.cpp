@@ -22,16 +22,31 @@ bool JointSchur::reduce(const Problem& p) {
     for (int e = D.row_start(i); e < D.row_start(i + 1); ++e)
       if (D.entry_col(e) < i) jpairs_.push_back({i, D.entry_col(e)});
   }
-  if (!chol_.same_pattern(jsizes_, jpairs_)) chol_.analyze(jsizes_, jpairs_);
+  // One analysis per pattern met (islands of several articulated systems alternate), the oldest
+  // replaced past kPatterns.
+  cur_ = -1;
+  for (size_t k = 0; k < chols_.size() && cur_ < 0; ++k)
+    if (chols_[k].same_pattern(jsizes_, jpairs_)) cur_ = static_cast<int>(k);
+  if (cur_ < 0) {
+    if (static_cast<int>(chols_.size()) < kPatterns) {
+      cur_ = static_cast<int>(chols_.size());
+      chols_.emplace_back();
+    } else {
+      cur_ = next_;
+      next_ = (next_ + 1) % kPatterns;
+    }
+    chols_[cur_].analyze(jsizes_, jpairs_);
+  }
+  BlockCholesky& chol = chols_[cur_];
   // P D_jj P^T = L L^T, block-sparse (math/block_cholesky.hpp).
-  chol_.zero();
+  chol.zero();
   for (int i = 0; i < kj_; ++i)
     for (int e = D.row_start(i); e < D.row_start(i + 1); ++e)
-      if (D.entry_col(e) < kj_) chol_.add(i, D.entry_col(e), D.entry(e));
-  if (!chol_.factor()) return false;
+      if (D.entry_col(e) < kj_) chol.add(i, D.entry_col(e), D.entry(e));
+  if (!chol.factor()) return false;
   // A (near) zero pivot: redundant joint rows (a kinematic loop) make D_jj singular and the
   // elimination ill-posed; the caller solves the full problem instead.
-  const double lmax = chol_.max_pivot(), lmin = chol_.min_pivot();
+  const double lmax = chol.max_pivot(), lmin = chol.min_pivot();
   if (!(lmax > 0.0) || lmin * lmin <= 1e-12 * lmax * lmax) return false;
   // W = L^-1 P D_jc, block by block along the elimination tree (a column reaches the joints
   // between its bodies and the root), then D_S = D_cc - W^T W over W's nonzero blocks and
@@ -47,7 +62,7 @@ bool JointSchur::reduce(const Problem& p) {
   W_.setZero();
   wnz_.assign(static_cast<size_t>(kj_) * ncb, 0);
   for (int i = 0; i < kj_; ++i) {
-    const int a = chol_.position(i), r0 = chol_.permuted_offset(i);
+    const int a = chol.position(i), r0 = chol.permuted_offset(i);
     for (int e = D.row_start(i); e < D.row_start(i + 1); ++e) {
       const int c = D.entry_col(e) - kj_;
       if (c < 0) continue;
@@ -55,7 +70,7 @@ bool JointSchur::reduce(const Problem& p) {
       wnz_[a * ncb + c] = 1;
     }
   }
-  chol_.forward_columns(W_.data(), nj_, coff_, csize_, wnz_);
+  chol.forward_columns(W_.data(), nj_, coff_, csize_, wnz_);
   S_.resize(nc_, nc_);
   S_.setZero();  // blocks that share no body stay zero
   for (int i = kj_; i < p.num_blocks(); ++i)
@@ -69,10 +84,10 @@ bool JointSchur::reduce(const Problem& p) {
     for (int c = 0; c < ncb; ++c)
       if (wnz_[b * ncb + c])
         for (int t = 0; t < csize_[c]; ++t) gcols_.push_back(coff_[c] + t);
-    const int n = static_cast<int>(gcols_.size()), sb = chol_.block_size_at(b);
+    const int n = static_cast<int>(gcols_.size()), sb = chol.block_size_at(b);
     if (n == 0) continue;
     G_.resize(sb, n);
-    for (int k = 0; k < n; ++k) G_.col(k) = W_.col(gcols_[k]).segment(chol_.offset_at(b), sb);
+    for (int k = 0; k < n; ++k) G_.col(k) = W_.col(gcols_[k]).segment(chol.offset_at(b), sb);
     H_.resize(n, n);
     H_.noalias() = G_.transpose() * G_;
     for (int y = 0; y < n; ++y)  // gcols_ increasing: (x, y) for x >= y is in S's lower triangle
@@ -80,9 +95,9 @@ bool JointSchur::reduce(const Problem& p) {
   }
   xj_.resize(nj_);
   for (int i = 0; i < kj_; ++i)
-    xj_.segment(chol_.permuted_offset(i), p.blocks[i].size) =
+    xj_.segment(chol.permuted_offset(i), p.blocks[i].size) =
         p.v_f.segment(p.blocks[i].offset, p.blocks[i].size);
-  chol_.forward(xj_.data());
+  chol.forward(xj_.data());
 
   // With joint rows only (nc_ = 0) everything below is empty: expand() alone solves the step,
   // lambda_j = -D_jj^-1 v_j.
@@ -125,6 +140,7 @@ void JointSchur::expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lamb
   lambda.tail(nc_) = lambda_c;
   rj_.resize(nj_);
   yj_.resize(nj_);
+  const BlockCholesky& chol = chols_[cur_];
   // lambda_j = -D_jj^-1 (v_j + D_jc lambda_c), then one step of iterative refinement against the
   // residual r = D_jj lambda_j + D_jc lambda_c + v_j (both from D's joint rows: lambda_j = 0 in
   // the first).
@@ -132,7 +148,7 @@ void JointSchur::expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lamb
     yj_ = p.v_f.head(nj_);
     for (int i = 0; i < kj_; ++i)
       p.D.multiply_row_add(i, lambda.data(), yj_.data() + p.blocks[i].offset);
-    chol_.solve(yj_.data(), rj_.data());
+    chol.solve(yj_.data(), rj_.data());
     lambda.head(nj_) -= yj_;
   }
 }

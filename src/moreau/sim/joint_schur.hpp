@@ -34,9 +34,11 @@ class JointSchur {
   void expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lambda);
 
  private:
-  int nj_ = 0, nc_ = 0, kj_ = 0;  // joint rows, other rows, joint blocks
-  BlockCholesky chol_;            // P D_jj P^T = L L^T (math/block_cholesky.hpp)
-  std::vector<int> jsizes_;       // the joint blocks' sizes and couplings: chol_'s pattern
+  int nj_ = 0, nc_ = 0, kj_ = 0;       // joint rows, other rows, joint blocks
+  static constexpr int kPatterns = 8;  // joint-block patterns whose analysis is kept
+  std::vector<BlockCholesky> chols_;   // P D_jj P^T = L L^T (math/block_cholesky.hpp), by pattern
+  int cur_ = 0, next_ = 0;             // the last reduce()'s, the next to be replaced
+  std::vector<int> jsizes_;            // the joint blocks' sizes and couplings: the pattern
   BlockCholesky::Pairs jpairs_;
   GrowMat W_;                      // L^-1 P D_jc, nj x nc: D_cj D_jj^-1 D_jc = W^T W
   std::vector<char> wnz_;          // W's nonzero blocks (joint position x other block)

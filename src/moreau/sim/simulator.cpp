@@ -19,9 +19,11 @@ Simulator::Simulator(const Model& model, SimSettings settings)
   twist_buf_.resize(model.num_bodies());
   vq_buf_.resize(model.num_bodies());
   u_plus_.resize(6 * model.num_bodies());
-  // D's dense copy only for the solvers that read it (an unknown name fails in step()).
+  // D's dense copy only for the solvers that read it (an unknown name fails in step()), and not on
+  // the fast path: its elimination reads the block-sparse D, and a step that falls back to the
+  // full solve has the solver densify D itself.
   const SolverInfo* info = find_solver(settings_.solver);
-  builder_.set_build_dense(info == nullptr || info->reads_dense);
+  builder_.set_build_dense((info == nullptr || info->reads_dense) && !settings_.fast_path);
   double theta = -1.0, theta_vq = 1.0;
   if (integrator_theta(settings_.integrator, &theta, &theta_vq))
     builder_.set_theta_method(theta, theta_vq);
