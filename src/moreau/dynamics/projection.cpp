@@ -168,12 +168,15 @@ void PositionProjector::apply_delassus(const Island& isl, const VecX& x, VecX& y
 }
 
 // One Gauss-Newton correction dq = -M^-1 J^T (J M^-1 J^T)^-1 phi, per island, then the
-// retraction r += dr, q = Exp(dtheta) q (the position update of eq. 10b with dt u = dq).
-void PositionProjector::correct(State& s) {
+// retraction r += dr, q = Exp(dtheta) q (the position update of eq. 10b with dt u = dq). chord:
+// the last correction's M^-1 and factor of J M^-1 J^T with the new phi and J (a simplified Newton
+// step: near the manifold J moves by the size of the last correction, so the step contracts by
+// that factor, 1e-5 for a step's drift, without assembling and factoring again).
+void PositionProjector::correct(State& s, bool chord) {
   const Model& m = *model_;
   for (int i = 0; i < m.num_bodies(); ++i) {
     dq_[i].setZero();
-    if (incidence_[i].empty()) continue;
+    if (incidence_[i].empty() || chord) continue;
     const Body& b = m.bodies()[i];
     const Mat3 R = s.q[i].toRotationMatrix();
     minv_[i].setZero();
@@ -186,6 +189,17 @@ void PositionProjector::correct(State& s) {
     int n = 0;
     for (int jn : isl.joints) n += rows_[jn].n;
     if (n == 0) continue;
+    if (chord) {
+      if (!isl.factored) continue;
+      isl.rhs.setZero();
+      for (int jn : isl.joints) {
+        const JointRows& Ri = rows_[jn];
+        isl.rhs.segment(Ri.offset, Ri.n) = Ri.phi.head(Ri.n);
+      }
+      isl.chol.solve(isl.rhs.data(), isl.scratch.data());
+      apply_correction(isl);
+      continue;
+    }
     // The active rows of each joint block (the rest of its capacity gets a unit diagonal and a
     // zero right-hand side: zero multipliers).
     BlockCholesky& chol = isl.chol;
@@ -216,7 +230,8 @@ void PositionProjector::correct(State& s) {
       const JointRows& R = rows_[jn];
       for (int r = 0; r < R.capacity; ++r) chol.add_diagonal(R.local, r, r < R.n ? eps : 1.0);
     }
-    if (!chol.factor()) continue;
+    isl.factored = chol.factor();
+    if (!isl.factored) continue;
     // x = (A + eps)^-1 phi, then one step of iterative refinement x += (A + eps)^-1 (phi - A x):
     // the range part of the error shrinks from eps / sigma to (eps / sigma)^2 (a long chain's
     // sigma_min / sigma_max reaches 1e-5).
@@ -226,22 +241,28 @@ void PositionProjector::correct(State& s) {
     isl.res = isl.rhs - isl.res;
     chol.solve(isl.res.data(), isl.scratch.data());
     isl.rhs = isl.x + isl.res;
-    for (int jn : isl.joints) {
-      const JointRows& Ri = rows_[jn];
-      if (Ri.n == 0) continue;
-      const Joint& j = m.joints()[jn];
-      const auto xi = isl.rhs.segment(Ri.offset, Ri.n);
-      for (int slot = 0; slot < 2; ++slot) {
-        const int b = slot == 0 ? j.follower : j.base;
-        if (b < 0) continue;
-        dq_[b].noalias() -= minv_[b] * (Ri.J[slot].topRows(Ri.n).transpose() * xi);
-      }
-    }
+    apply_correction(isl);
   }
   for (int i = 0; i < m.num_bodies(); ++i) {
     if (incidence_[i].empty()) continue;
     s.r[i] += dq_[i].head<3>();
     s.q[i] = integrate_rotation(s.q[i], dq_[i].tail<3>(), 1.0);
+  }
+}
+
+// dq_b -= M^-1 J^T x over the island's rows, x = isl.rhs.
+void PositionProjector::apply_correction(const Island& isl) {
+  const Model& m = *model_;
+  for (int jn : isl.joints) {
+    const JointRows& Ri = rows_[jn];
+    if (Ri.n == 0) continue;
+    const Joint& j = m.joints()[jn];
+    const auto xi = isl.rhs.segment(Ri.offset, Ri.n);
+    for (int slot = 0; slot < 2; ++slot) {
+      const int b = slot == 0 ? j.follower : j.base;
+      if (b < 0) continue;
+      dq_[b].noalias() -= minv_[b] * (Ri.J[slot].topRows(Ri.n).transpose() * xi);
+    }
   }
 }
 
@@ -260,18 +281,24 @@ const ProjectionStats& PositionProjector::project(State& s, const DynamicsSettin
   double err = evaluate(s, true);
   stats_.error_before = err;
   for (const JointRows& R : rows_) stats_.rows += R.island >= 0 ? R.n : 0;
-  while (err > st.projection_tol && stats_.iterations < st.projection_max_iters &&
-         stats_.rows > 0) {
+  // After a full step that contracted 100x (the quadratic regime), chord steps; a chord step that
+  // does not contract is undone and followed by a full one.
+  bool chord = false;
+  for (int attempt = 0;
+       err > st.projection_tol && attempt < st.projection_max_iters && stats_.rows > 0; ++attempt) {
     r_prev_ = s.r;  // same sizes: no allocation
     q_prev_ = s.q;
-    correct(s);
+    correct(s, chord);
     const double next = evaluate(s, false);
     if (!(next < err)) {  // far from the manifold Gauss-Newton may not contract: keep the best
       s.r = r_prev_;
       s.q = q_prev_;
       evaluate(s, false);
-      break;
+      if (!chord) break;
+      chord = false;
+      continue;
     }
+    chord = next <= 1e-2 * err;
     err = next;
     ++stats_.iterations;
   }

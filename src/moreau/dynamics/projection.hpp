@@ -53,12 +53,14 @@ class PositionProjector {
     std::vector<int> joints;
     int capacity = 0;
     BlockCholesky chol;  // J M^-1 J^T over the joints' capacities (unused rows: unit diagonal)
+    bool factored = false;
     VecX rhs, x, res, scratch;  // phi, then the multipliers; refinement scratch
   };
   // y_i = (J M^-1 J^T x)_i over the island's active rows (matrix-free, through the bodies).
   void apply_delassus(const Island& isl, const VecX& x, VecX& y);
   double evaluate(const State& s, bool choose_limits);
-  void correct(State& s);
+  void correct(State& s, bool chord);
+  void apply_correction(const Island& isl);
 
   const Model* model_;
   std::vector<JointRows> rows_;
