@@ -233,7 +233,7 @@ TEST(BlockCholesky, IndefiniteMatrixIsRejected) {
   EXPECT_TRUE(chol.factor());
 }
 
-TEST(BlockCholesky, ForwardColumnsMatchesDenseTriangularSolveAndFlagsItsReach) {
+TEST(BlockCholesky, ForwardTransposedMatchesDenseTriangularSolveAndTracksItsReach) {
   std::mt19937 g(5);
   for (int trial = 0; trial < 10; ++trial) {
     const Pattern p = random_tree(g, 12);
@@ -244,51 +244,43 @@ TEST(BlockCholesky, ForwardColumnsMatchesDenseTriangularSolveAndFlagsItsReach) {
     ASSERT_TRUE(chol.factor());
     const int n = p.rows(), nb = chol.num_blocks();
 
-    // 4 column blocks of 1..3 columns, each nonzero on 1 or 2 row blocks.
-    const int nc = 4;
-    std::vector<int> col_off, col_size;
-    int cols = 0;
-    for (int c = 0; c < nc; ++c) {
-      col_off.push_back(cols);
-      col_size.push_back(std::uniform_int_distribution<int>(1, 3)(g));
-      cols += col_size.back();
-    }
-    const int ld = n + 3;  // padding rows below the matrix must stay untouched
-    MatX W = MatX::Constant(ld, cols, 7.0);
-    W.topRows(n).setZero();
-    std::vector<char> nz(nb * nc, 0);
+    // B (n x m, rows permuted): a few row blocks nonzero on a range of B's columns.
+    const int m = 9;
+    MatX B = MatX::Zero(n, m);
+    std::vector<int> lo(nb, 0), hi(nb, 0);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
-    for (int c = 0; c < nc; ++c) {
-      const int count = std::uniform_int_distribution<int>(1, 2)(g);
-      for (int k = 0; k < count; ++k) {
-        const int i = std::uniform_int_distribution<int>(0, nb - 1)(g);
-        W.block(chol.permuted_offset(i), col_off[c], p.sizes[i], col_size[c]) =
-            MatX::NullaryExpr(p.sizes[i], col_size[c], [&] { return u(g); });
-        nz[chol.position(i) * nc + c] = 1;
-      }
+    for (int k = 0; k < 3; ++k) {
+      const int i = std::uniform_int_distribution<int>(0, nb - 1)(g);
+      const int b = chol.position(i);
+      const int l = std::uniform_int_distribution<int>(0, m - 2)(g);
+      const int h = std::uniform_int_distribution<int>(l + 1, m)(g);
+      B.block(chol.permuted_offset(i), l, p.sizes[i], h - l) =
+          MatX::NullaryExpr(p.sizes[i], h - l, [&] { return u(g); });
+      lo[b] = hi[b] > lo[b] ? std::min(lo[b], l) : l;
+      hi[b] = std::max(hi[b], h);
     }
-    const std::vector<char> nz0 = nz;
+    const std::vector<int> lo0 = lo, hi0 = hi;
+    const int ld = m + 3;  // X = B^T with padding rows that must stay untouched
+    MatX X = MatX::Constant(ld, n, 7.0);
+    X.topRows(m) = B.transpose();
 
     const MatX P = permutation(chol, p);
     const MatX L = MatX((P * A * P.transpose()).llt().matrixL());
-    const MatX ref = L.triangularView<Eigen::Lower>().solve(W.topRows(n));
-    chol.forward_columns(W.data(), ld, col_off, col_size, nz);
-    EXPECT_LE(relative(W.topRows(n), ref), 1e-12) << "trial " << trial;
-    EXPECT_TRUE((W.bottomRows(3).array() == 7.0).all());
-
-    for (int b = 0; b < nb; ++b)
-      for (int c = 0; c < nc; ++c) {
-        const int sb = chol.block_size_at(b);
-        const bool nonzero =
-            W.block(chol.offset_at(b), col_off[c], sb, col_size[c]).cwiseAbs().maxCoeff() > 0.0 ||
-            ref.block(chol.offset_at(b), col_off[c], sb, col_size[c]).cwiseAbs().maxCoeff() > 0.0;
-        if (nonzero) {
-          EXPECT_TRUE(nz[b * nc + c]) << "block " << b << ", column block " << c;
-        }
-        if (nz0[b * nc + c]) {
-          EXPECT_TRUE(nz[b * nc + c]);
-        }
+    const MatX ref = L.triangularView<Eigen::Lower>().solve(B);
+    chol.forward_transposed(X.data(), ld, lo, hi);
+    EXPECT_LE(relative(MatX(X.topRows(m).transpose()), ref), 1e-12) << "trial " << trial;
+    EXPECT_TRUE((X.bottomRows(3).array() == 7.0).all());
+    for (int b = 0; b < nb; ++b) {
+      const int sb = chol.block_size_at(b), r0 = chol.offset_at(b);
+      for (int c = 0; c < m; ++c) {
+        if (ref.block(r0, c, sb, 1).cwiseAbs().maxCoeff() == 0.0) continue;
+        EXPECT_TRUE(lo[b] <= c && c < hi[b]) << "block " << b << ", column " << c;
       }
+      if (hi0[b] > lo0[b]) {  // the initial ranges are kept
+        EXPECT_LE(lo[b], lo0[b]);
+        EXPECT_GE(hi[b], hi0[b]);
+      }
+    }
   }
 }
 

@@ -261,26 +261,44 @@ void BlockCholesky::solve(double* x, double* scratch) const {
   }
 }
 
-void BlockCholesky::forward_columns(double* W, int ld, const std::vector<int>& col_off,
-                                    const std::vector<int>& col_size, std::vector<char>& nz) const {
+void BlockCholesky::forward_transposed(double* X, int ld, std::vector<int>& lo,
+                                       std::vector<int>& hi) const {
   const double* v = values_.data();
-  const int nc = static_cast<int>(col_off.size());
   for (int b = 0; b < num_blocks(); ++b) {
+    const int l = lo[b], h = hi[b];
+    if (l >= h) continue;
     const int sb = psize_[b];
-    for (int c = 0; c < nc; ++c) {
-      if (!nz[b * nc + c]) continue;
-      for (int j = col_off[c]; j < col_off[c] + col_size[c]; ++j) {
-        double* wb = W + j * ld + off_[b];
-        solve_lower(v + diag_[b], inv_.data() + off_[b], sb, wb);
-        for (int e = col_ptr_[b]; e < col_ptr_[b + 1]; ++e) {
-          const int a = row_[e], sa = psize_[a];
-          const double* L = v + val_[e];
-          double* wa = W + j * ld + off_[a];
-          for (int k = 0; k < sb; ++k)
-            for (int r = 0; r < sa; ++r) wa[r] -= L[r + k * sa] * wb[k];
+    const double* Lbb = v + diag_[b];
+    double* xb = X + static_cast<size_t>(off_[b]) * ld;
+    for (int k = 0; k < sb; ++k) {  // B_b <- L_bb^-1 B_b
+      double* xk = xb + static_cast<size_t>(k) * ld;
+      for (int p = 0; p < k; ++p) {
+        const double c = Lbb[k + p * sb];
+        const double* xp = xb + static_cast<size_t>(p) * ld;
+        for (int r = l; r < h; ++r) xk[r] -= c * xp[r];
+      }
+      const double inv = inv_[off_[b] + k];
+      for (int r = l; r < h; ++r) xk[r] *= inv;
+    }
+    for (int e = col_ptr_[b]; e < col_ptr_[b + 1]; ++e) {  // B_a -= L_ab B_b
+      const int a = row_[e], sa = psize_[a];
+      const double* Lab = v + val_[e];
+      double* xa = X + static_cast<size_t>(off_[a]) * ld;
+      for (int i = 0; i < sa; ++i) {
+        double* xi = xa + static_cast<size_t>(i) * ld;
+        for (int k = 0; k < sb; ++k) {
+          const double c = Lab[i + k * sa];
+          const double* xk = xb + static_cast<size_t>(k) * ld;
+          for (int r = l; r < h; ++r) xi[r] -= c * xk[r];
         }
       }
-      for (int e = col_ptr_[b]; e < col_ptr_[b + 1]; ++e) nz[row_[e] * nc + c] = 1;
+      if (lo[a] >= hi[a]) {
+        lo[a] = l;
+        hi[a] = h;
+      } else {
+        lo[a] = std::min(lo[a], l);
+        hi[a] = std::max(hi[a], h);
+      }
     }
   }
 }

@@ -67,12 +67,12 @@ class BlockCholesky {
   void backward(double* y) const;
   // x <- A^-1 x in the original order (scratch of rows() entries).
   void solve(double* x, double* scratch) const;
-  // W <- L^-1 W for a column-major W (rows() x cols, leading dimension ld, rows permuted) whose
-  // columns are grouped in column blocks [col_off[c], col_off[c] + col_size[c]). nz[b * nc + c]
-  // flags the nonzero blocks (b the position of a row block): read, and extended to the blocks the
-  // solve fills (the reach of the column along the elimination tree).
-  void forward_columns(double* W, int ld, const std::vector<int>& col_off,
-                       const std::vector<int>& col_size, std::vector<char>& nz) const;
+  // B <- L^-1 B for B (rows() x m) stored transposed: X = B^T, m x rows() column-major with leading
+  // dimension ld (B's row r, in the permuted order, is X's column r: contiguous). lo[b], hi[b]
+  // bound the nonzero entries of the rows of B's block at position b ([lo, hi) of X's rows, empty
+  // when lo >= hi); they grow to the ranges the solve fills (a column reaches the blocks on its
+  // path up the elimination tree).
+  void forward_transposed(double* X, int ld, std::vector<int>& lo, std::vector<int>& hi) const;
   // Row blocks of L's column b (positions > b) and their storage.
   int column_begin(int b) const { return col_ptr_[b]; }
   int column_end(int b) const { return col_ptr_[b + 1]; }

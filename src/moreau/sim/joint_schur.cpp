@@ -1,5 +1,7 @@
 #include "moreau/sim/joint_schur.hpp"
 
+#include <algorithm>
+
 namespace moreau {
 
 bool JointSchur::reduce(const Problem& p) {
@@ -49,8 +51,7 @@ bool JointSchur::reduce(const Problem& p) {
   const double lmax = chol.max_pivot(), lmin = chol.min_pivot();
   if (!(lmax > 0.0) || lmin * lmin <= 1e-12 * lmax * lmax) return false;
   // W = L^-1 P D_jc, block by block along the elimination tree (a column reaches the joints
-  // between its bodies and the root), then D_S = D_cc - W^T W over W's nonzero blocks and
-  // v_S = v_c - W^T L^-1 P v_j.
+  // between its bodies and the root), then D_S = D_cc - W^T W and v_S = v_c - W^T L^-1 P v_j.
   const int ncb = p.num_blocks() - kj_;
   coff_.resize(ncb);
   csize_.resize(ncb);
@@ -58,19 +59,27 @@ bool JointSchur::reduce(const Problem& p) {
     coff_[c] = p.blocks[kj_ + c].offset - nj_;
     csize_[c] = p.blocks[kj_ + c].size;
   }
-  W_.resize(nj_, nc_);
-  W_.setZero();
-  wnz_.assign(static_cast<size_t>(kj_) * ncb, 0);
+  // Wt = W^T (nc x nj): each of W's rows contiguous for the solve's row operations.
+  Wt_.resize(nc_, nj_);
+  Wt_.setZero();
+  wlo_.assign(kj_, 0);
+  whi_.assign(kj_, 0);
   for (int i = 0; i < kj_; ++i) {
     const int a = chol.position(i), r0 = chol.permuted_offset(i);
     for (int e = D.row_start(i); e < D.row_start(i + 1); ++e) {
       const int c = D.entry_col(e) - kj_;
       if (c < 0) continue;
-      W_.block(r0, coff_[c], p.blocks[i].size, csize_[c]) = D.entry(e);
-      wnz_[a * ncb + c] = 1;
+      Wt_.block(coff_[c], r0, csize_[c], p.blocks[i].size) = D.entry(e).transpose();
+      if (whi_[a] <= wlo_[a]) {
+        wlo_[a] = coff_[c];
+        whi_[a] = coff_[c] + csize_[c];
+      } else {
+        wlo_[a] = std::min(wlo_[a], coff_[c]);
+        whi_[a] = std::max(whi_[a], coff_[c] + csize_[c]);
+      }
     }
   }
-  chol.forward_columns(W_.data(), nj_, coff_, csize_, wnz_);
+  chol.forward_transposed(Wt_.data(), nc_, wlo_, whi_);
   S_.resize(nc_, nc_);
   S_.setZero();  // blocks that share no body stay zero
   for (int i = kj_; i < p.num_blocks(); ++i)
@@ -79,20 +88,7 @@ bool JointSchur::reduce(const Problem& p) {
       if (j < kj_ || j > i) continue;
       S_.block(coff_[i - kj_], coff_[j - kj_], csize_[i - kj_], csize_[j - kj_]) = D.entry(e);
     }
-  for (int b = 0; b < kj_; ++b) {
-    gcols_.clear();
-    for (int c = 0; c < ncb; ++c)
-      if (wnz_[b * ncb + c])
-        for (int t = 0; t < csize_[c]; ++t) gcols_.push_back(coff_[c] + t);
-    const int n = static_cast<int>(gcols_.size()), sb = chol.block_size_at(b);
-    if (n == 0) continue;
-    G_.resize(sb, n);
-    for (int k = 0; k < n; ++k) G_.col(k) = W_.col(gcols_[k]).segment(chol.offset_at(b), sb);
-    H_.resize(n, n);
-    H_.noalias() = G_.transpose() * G_;
-    for (int y = 0; y < n; ++y)  // gcols_ increasing: (x, y) for x >= y is in S's lower triangle
-      for (int x = y; x < n; ++x) S_(gcols_[x], gcols_[y]) -= H_(x, y);
-  }
+  S_.selfadjointView<Eigen::Lower>().rankUpdate(Wt_, -1.0);  // D_S = D_cc - W^T W
   xj_.resize(nj_);
   for (int i = 0; i < kj_; ++i)
     xj_.segment(chol.permuted_offset(i), p.blocks[i].size) =
@@ -112,7 +108,7 @@ bool JointSchur::reduce(const Problem& p) {
   }
   red_.v_f.resize(nc_);
   red_.v_f.noalias() = p.v_f.tail(nc_);
-  red_.v_f.noalias() -= W_.transpose() * xj_;
+  red_.v_f.noalias() -= Wt_ * xj_;
   // D_S from its lower triangle, dense and block-sparse.
   red_.D_dense.resize(nc_, nc_);
   for (int c = 0; c < nc_; ++c)

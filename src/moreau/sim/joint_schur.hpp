@@ -40,12 +40,10 @@ class JointSchur {
   int cur_ = 0, next_ = 0;             // the last reduce()'s, the next to be replaced
   std::vector<int> jsizes_;            // the joint blocks' sizes and couplings: the pattern
   BlockCholesky::Pairs jpairs_;
-  GrowMat W_;                      // L^-1 P D_jc, nj x nc: D_cj D_jj^-1 D_jc = W^T W
-  std::vector<char> wnz_;          // W's nonzero blocks (joint position x other block)
+  GrowMat Wt_;                     // (L^-1 P D_jc)^T, nc x nj: D_cj D_jj^-1 D_jc = Wt Wt^T
+  std::vector<int> wlo_, whi_;     // per joint block: the range of W's nonzero columns
   std::vector<int> coff_, csize_;  // the other blocks' offsets and sizes in lambda_c
   GrowMat S_;                      // D_S, lower triangle
-  GrowMat G_, H_;                  // one joint block's nonzero columns of W, and G^T G
-  std::vector<int> gcols_;         // those columns
   GrowVec xj_, rj_, yj_;
   std::vector<int> sizes_;
   Problem red_;
