@@ -49,13 +49,14 @@ void sequence_axes(const Joint& j, const Pose& B, const Pose& F, const State& s,
   Vec6 e;
   const int d = j.dofs(), m = 6 - d;
   Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> dq(d);
+  // S^T S's factor at the last pose: the coordinates' normal equations, then S^+ below.
+  Eigen::LDLT<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> ne(d);
   int it = 0;
   for (;; ++it) {
     Gq = sequence_pose(seq, out.seq_q, &S);
     e = pose_error(Gq, G);
+    ne.compute(S.transpose() * S);
     if (it == kMaxIterations) break;
-    const Eigen::LDLT<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> ne(
-        S.transpose() * S);
     dq = ne.solve(S.transpose() * e);
     const double step = dq.lpNorm<Eigen::Infinity>();
     if (!(step > kStepTol)) break;
@@ -66,8 +67,6 @@ void sequence_axes(const Joint& j, const Pose& B, const Pose& F, const State& s,
 
   // Constraint basis: the last basis projected onto the complement of S and re-orthonormalized
   // (C (C^T C)^-1/2 by Cholesky), so that the rows turn continuously with the configuration.
-  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6> StS = S.transpose() * S;
-  const Eigen::LDLT<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> ne(StS);
   const Eigen::Matrix<double, Eigen::Dynamic, 6, 0, 6, 6> Sp = ne.solve(S.transpose());  // S^+
   bool fresh = !warm || m == 0;
   if (!fresh) {

@@ -101,24 +101,31 @@ bool JointSchur::reduce(const Problem& p) {
   red_.num_bodies = p.num_bodies;
   red_.nl = nc_;
   red_.blocks.assign(p.blocks.begin() + kj_, p.blocks.end());
-  sizes_.clear();
-  for (ConstraintBlock& b : red_.blocks) {
+  bool same_sizes = static_cast<int>(sizes_.size()) == static_cast<int>(red_.blocks.size());
+  sizes_.resize(red_.blocks.size());
+  for (size_t k = 0; k < red_.blocks.size(); ++k) {
+    ConstraintBlock& b = red_.blocks[k];
     b.offset -= nj_;
-    sizes_.push_back(b.size);
+    same_sizes = same_sizes && sizes_[k] == b.size;
+    sizes_[k] = b.size;
   }
   red_.v_f.resize(nc_);
   red_.v_f.noalias() = p.v_f.tail(nc_);
   red_.v_f.noalias() -= Wt_ * xj_;
   // D_S from its lower triangle, dense and block-sparse.
   red_.D_dense.resize(nc_, nc_);
-  for (int c = 0; c < nc_; ++c)
-    for (int r = 0; r < nc_; ++r) red_.D_dense(r, c) = r >= c ? S_(r, c) : S_(c, r);
+  for (int c = 0; c < nc_; ++c) {
+    for (int r = 0; r < c; ++r) red_.D_dense(r, c) = S_(c, r);
+    for (int r = c; r < nc_; ++r) red_.D_dense(r, c) = S_(r, c);
+  }
   red_.has_dense = true;
   const int nbk = static_cast<int>(sizes_.size());
-  red_.D.begin(sizes_.data(), nbk);
-  for (int i = 0; i < nbk; ++i)
-    for (int j = 0; j < nbk; ++j) red_.D.push_entry(i, j);
-  red_.D.finalize();
+  if (!same_sizes || red_.D.num_blocks() != nbk) {  // all pairs coupled: the structure of sizes
+    red_.D.begin(sizes_.data(), nbk);
+    for (int i = 0; i < nbk; ++i)
+      for (int j = 0; j < nbk; ++j) red_.D.push_entry(i, j);
+    red_.D.finalize();
+  }
   for (int i = 0; i < nbk; ++i)
     for (int e = red_.D.row_start(i); e < red_.D.row_start(i + 1); ++e) {
       const int j = red_.D.entry_col(e);

@@ -45,6 +45,10 @@ struct NsnWorkspace {
   GrowVec lam, v, F, rho, g, d, Ad, trial, v_eps, F_trial, best, scratch;
   std::vector<double> merits;  // the last ls_memory merits, a ring
   std::vector<Mat3> dP;        // per block: the projection's Jacobian (limits: entry (0, 0))
+  std::vector<char> unit;      // per row: H's row is e_i^T (separating contact, inactive limit)
+  std::vector<int> act, ones;  // the other rows, the unit rows
+  GrowMat Hr;                  // H on the other rows and columns (the LU's matrix)
+  GrowVec dr;
 };
 
 // F(lambda) = lambda - P_K(lambda - rho (v + Gamma(v))) into F; returns 1/2 |F|^2. With dP set,
@@ -83,6 +87,7 @@ double natural_map(const Problem& p, const VecCRef& lam, const VecCRef& v, const
 void jacobian(const Problem& p, NsnWorkspace& w) {
   const int n = p.nl;
   w.H.resize(n, n);
+  w.unit.assign(n, 0);
   for (size_t k = 0; k < p.blocks.size(); ++k) {
     const ConstraintBlock& b = p.blocks[k];
     const int o = b.offset, m = b.size;
@@ -96,6 +101,7 @@ void jacobian(const Problem& p, NsnWorkspace& w) {
         if (dp == 0.0) {  // inactive: F = lambda
           w.H.row(o).setZero();
           w.H(o, o) = 1.0;
+          w.unit[o] = 1;
           break;
         }
         w.H.row(o) = (r * dp) * w.Ae.row(o);
@@ -107,6 +113,7 @@ void jacobian(const Problem& p, NsnWorkspace& w) {
         if (P.isZero(0.0)) {  // in the polar cone (separating): F_b = lambda_b, H_b = E_b
           w.H.middleRows(o, 3).setZero();
           w.H.block<3, 3>(o, o).setIdentity();
+          w.unit[o] = w.unit[o + 1] = w.unit[o + 2] = 1;
           break;
         }
         const double vt = norm2(w.v[o], w.v[o + 1]);
@@ -165,15 +172,30 @@ Step damped_step(const Problem& p, const NsnSettings& S, double eps, double thet
   w.g.resize(n);
   bool newton = false;
   if (eps > 0.0) {
+    // A unit row gives d_i = -F_i outright; the LU runs on the other rows, with the unit rows'
+    // columns moved to the right-hand side (separating contacts shrink the system).
+    w.act.clear();
+    w.ones.clear();
+    for (int i = 0; i < n; ++i) (w.unit[i] ? w.ones : w.act).push_back(i);
+    const int m = static_cast<int>(w.act.size());
     w.d = -w.F;
-    newton = lu_factor(w.H, w.piv);
+    w.Hr.resize(m, m);
+    w.dr.resize(m);
+    for (int c = 0; c < m; ++c)
+      for (int r = 0; r < m; ++r) w.Hr(r, c) = w.H(w.act[r], w.act[c]);
+    for (int r = 0; r < m; ++r) {
+      double x = w.d[w.act[r]];
+      for (int i : w.ones) x -= w.H(w.act[r], i) * w.d[i];
+      w.dr[r] = x;
+    }
+    newton = lu_factor(w.Hr, w.piv);
     if (newton) {
-      lu_solve(w.H, w.piv, w.d);
+      lu_solve(w.Hr, w.piv, w.dr);
+      for (int r = 0; r < m; ++r) w.d[w.act[r]] = w.dr[r];
       newton = w.d.allFinite();
     }
   }
   if (!newton) {
-    if (eps > 0.0) jacobian(p, w);  // the LU overwrote H
     w.N.resize(n, n);
     w.N.noalias() = w.H.transpose() * w.H;
     // A ridge of 1e-12 of the largest diagonal entry keeps the factorization defined where
