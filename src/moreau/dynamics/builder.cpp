@@ -265,11 +265,16 @@ void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st
     b.body[1] = j.base;
     b.id = joint_block_id(jn);
     b.source = jn;
-    if (st.drift_compensation) {
+    const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
+    // The curvature term is of order (dt |u|)^2 times the anchors' lever arms: below 1e-7 m or rad
+    // of motion in the step (a body at rest) it is below 1e-14, far under the position
+    // projection's tolerance, and the joint is not evaluated again at the predicted state.
+    const bool drift = st.drift_compensation &&
+                       dt * std::max(uf.cwiseAbs().maxCoeff(), ub.cwiseAbs().maxCoeff()) > 1e-7;
+    if (drift) {
       if (j.type == JointType::Sequence) pred_axes_ = ax;  // the warm start (a sequence's basis)
       joint_axes(j, pred_, pred_axes_);
     }
-    const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
     for (int r = 0; r < ax.m; ++r) {
       const int axis = ax.constrained[r];
       b.J[0].row(r) = ax.Jf.row(axis);
@@ -277,7 +282,7 @@ void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st
       const double f = ax.value[axis];
       fbuf_[p_.nl + r] = f;
       double c = 0.0;  // curvature of f along dt u- (second-order drift)
-      if (st.drift_compensation)
+      if (drift)
         c = pred_axes_.value[axis] - f - dt * (ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub));
       bias_[p_.nl + r] = (st.beta_joint * f + c) / dt;  // eq. 89b (+ drift compensation)
     }
