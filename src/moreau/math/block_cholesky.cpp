@@ -269,28 +269,19 @@ void BlockCholesky::forward_transposed(double* X, int ld, std::vector<int>& lo,
     if (l >= h) continue;
     const int sb = psize_[b];
     const double* Lbb = v + diag_[b];
-    double* xb = X + static_cast<size_t>(off_[b]) * ld;
+    // Rows of B as Eigen maps over [l, h): the axpys vectorize.
+    auto row = [&](int r) { return Eigen::Map<VecX>(X + static_cast<size_t>(r) * ld + l, h - l); };
     for (int k = 0; k < sb; ++k) {  // B_b <- L_bb^-1 B_b
-      double* xk = xb + static_cast<size_t>(k) * ld;
-      for (int p = 0; p < k; ++p) {
-        const double c = Lbb[k + p * sb];
-        const double* xp = xb + static_cast<size_t>(p) * ld;
-        for (int r = l; r < h; ++r) xk[r] -= c * xp[r];
-      }
-      const double inv = inv_[off_[b] + k];
-      for (int r = l; r < h; ++r) xk[r] *= inv;
+      auto xk = row(off_[b] + k);
+      for (int p = 0; p < k; ++p) xk -= Lbb[k + p * sb] * row(off_[b] + p);
+      xk *= inv_[off_[b] + k];
     }
     for (int e = col_ptr_[b]; e < col_ptr_[b + 1]; ++e) {  // B_a -= L_ab B_b
       const int a = row_[e], sa = psize_[a];
       const double* Lab = v + val_[e];
-      double* xa = X + static_cast<size_t>(off_[a]) * ld;
       for (int i = 0; i < sa; ++i) {
-        double* xi = xa + static_cast<size_t>(i) * ld;
-        for (int k = 0; k < sb; ++k) {
-          const double c = Lab[i + k * sa];
-          const double* xk = xb + static_cast<size_t>(k) * ld;
-          for (int r = l; r < h; ++r) xi[r] -= c * xk[r];
-        }
+        auto xi = row(off_[a] + i);
+        for (int k = 0; k < sb; ++k) xi -= Lab[i + k * sa] * row(off_[b] + k);
       }
       if (lo[a] >= hi[a]) {
         lo[a] = l;
