@@ -199,6 +199,12 @@ bool BlockCholesky::factor() {
       const double* Lx = v + val_[ex];
       const double* Ly = v + val_[ey];
       double* T = v + upd_tgt_[u];
+      if (sx == 6 && sy == 6 && sb == 6) {  // 6-row blocks (the position projection's): unrolled
+        using M6 = Eigen::Matrix<double, 6, 6>;
+        Eigen::Map<M6>(T).noalias() -=
+            Eigen::Map<const M6>(Lx) * Eigen::Map<const M6>(Ly).transpose();
+        continue;
+      }
       for (int c = 0; c < sy; ++c)
         for (int r = 0; r < sx; ++r) {
           double s = 0.0;
@@ -220,6 +226,10 @@ void BlockCholesky::forward(double* y) const {
       const int a = row_[e], sa = psize_[a];
       const double* L = v + val_[e];
       double* ya = y + off_[a];
+      if (sa == 6 && sb == 6) {
+        Eigen::Map<Vec6>(ya).noalias() -= Eigen::Map<const Mat6>(L) * Eigen::Map<const Vec6>(yb);
+        continue;
+      }
       for (int k = 0; k < sb; ++k)
         for (int r = 0; r < sa; ++r) ya[r] -= L[r + k * sa] * yb[k];
     }
@@ -235,6 +245,11 @@ void BlockCholesky::backward(double* y) const {
       const int a = row_[e], sa = psize_[a];
       const double* L = v + val_[e];
       const double* ya = y + off_[a];
+      if (sa == 6 && sb == 6) {
+        Eigen::Map<Vec6>(yb).noalias() -=
+            Eigen::Map<const Mat6>(L).transpose() * Eigen::Map<const Vec6>(ya);
+        continue;
+      }
       for (int k = 0; k < sb; ++k) {
         double s = 0.0;
         for (int r = 0; r < sa; ++r) s += L[r + k * sa] * ya[r];
