@@ -107,6 +107,16 @@ double relative(const MatX& x, const MatX& ref) {
   return (x - ref).norm() / ref.norm();
 }
 
+// A random right-hand side b and A^-1 b by Eigen's dense LLT (ref); returns solve()'s relative
+// error against it.
+double solve_error(const BlockCholesky& chol, const MatX& A, std::mt19937& g, VecX& b, VecX& ref) {
+  b = VecX::NullaryExpr(A.rows(), [&] { return std::normal_distribution<>()(g); });
+  ref = A.llt().solve(b);
+  VecX x = b, scratch(A.rows());
+  chol.solve(x.data(), scratch.data());
+  return relative(x, ref);
+}
+
 }  // namespace
 
 TEST(BlockCholesky, SolveOnATreeMatchesDenseLlt) {
@@ -121,11 +131,8 @@ TEST(BlockCholesky, SolveOnATreeMatchesDenseLlt) {
     load(chol, p, A);
     ASSERT_TRUE(chol.factor());
 
-    const VecX b = VecX::NullaryExpr(p.rows(), [&] { return std::normal_distribution<>()(g); });
-    const VecX ref = A.llt().solve(b);
-    VecX x = b, scratch(p.rows());
-    chol.solve(x.data(), scratch.data());
-    EXPECT_LE(relative(x, ref), 1e-12) << "trial " << trial;
+    VecX b, ref;
+    EXPECT_LE(solve_error(chol, A, g, b, ref), 1e-12) << "trial " << trial;
 
     // forward() then backward() work in the permuted order: P A^-1 b.
     const MatX P = permutation(chol, p);
@@ -179,11 +186,8 @@ TEST(BlockCholesky, LoopFillIsFoundByTheSymbolicPhase) {
     load(chol, p, A);
     ASSERT_TRUE(chol.factor());
 
-    const VecX b = VecX::NullaryExpr(p.rows(), [&] { return std::normal_distribution<>()(g); });
-    const VecX ref = A.llt().solve(b);
-    VecX x = b, scratch(p.rows());
-    chol.solve(x.data(), scratch.data());
-    EXPECT_LE(relative(x, ref), 1e-12) << "trial " << trial;
+    VecX b, ref;
+    EXPECT_LE(solve_error(chol, A, g, b, ref), 1e-12) << "trial " << trial;
 
     // The dense factor's nonzero blocks are all stored ones (nothing was dropped).
     const MatX P = permutation(chol, p);

@@ -6,7 +6,7 @@
 // applied on the manifold (r += dr, q = Exp(dtheta) q). Contacts are not projected. The
 // Delassus matrix J M^-1 J^T of each connected group of jointed bodies (an island) is assembled
 // from 6x6 body blocks, one block row per joint, and factored block-sparse along the joint graph
-// (math/block_cholesky.hpp: no fill on a kinematic tree).
+// (math/block_cholesky.hpp: no fill on the humanoids' trees).
 #include <array>
 #include <vector>
 
@@ -28,12 +28,13 @@ struct ProjectionStats {
 class PositionProjector {
  public:
   explicit PositionProjector(const Model& model);
-  // Projects the positions of s (velocities untouched). Allocates nothing after construction.
+  // Projects the positions of s (velocities untouched). Allocates nothing after the first call.
   const ProjectionStats& project(State& s, const DynamicsSettings& st);
   const ProjectionStats& stats() const { return stats_; }
   // Every joint's axes (joint_axes) at the positions of s, when the last projection ended at
   // exactly those positions (bitwise): the next step's ProblemBuilder::build reuses them instead
-  // of evaluating the joints again. nullptr otherwise.
+  // of evaluating the joints again. nullptr otherwise. (A joint sequence's constraint basis and
+  // angle branch follow its earlier evaluations, as they would in the builder's own.)
   const std::vector<JointAxes>* axes_at(const State& s) const;
 
  private:

@@ -29,7 +29,7 @@ struct DynamicsSettings {
   // Position projection after each step (docs/dynamics.md, "Position projection"): Gauss-Newton
   // on the joint and violated-limit position errors in the mass metric, until max |phi| <= tol.
   bool position_projection = true;
-  int projection_max_iters = 4;
+  int projection_max_iters = 4;  // corrections tried (chord steps and undone ones included)
   double projection_tol = 1e-12;  // [m or rad]
 
   int dense_limit = 256;        // also build D dense when nl <= this

@@ -64,9 +64,9 @@ void BlockCholesky::analyze(const std::vector<int>& sizes, const Pairs& pairs) {
   sizes_ = sizes;
   pairs_ = pairs;
   const int nb = static_cast<int>(sizes.size());
-  // The block graph, then greedy minimum degree: fewest neighbours (a tree's leaves: no fill),
-  // then fewest neighbouring rows, then the lower index (a deterministic order). Eliminating a
-  // block joins its remaining neighbours into a clique: they are L's column.
+  // The block graph, then greedy minimum degree: fewest neighbours (a tree's leaves first, as a
+  // rule), then fewest neighbouring rows, then the lower index (a deterministic order).
+  // Eliminating a block joins its remaining neighbours into a clique: they are L's column.
   std::vector<std::vector<int>> adj(nb);
   for (const auto& [i, j] : pairs) {
     if (i == j) continue;

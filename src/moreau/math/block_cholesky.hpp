@@ -3,10 +3,12 @@
 // blocks (a joint's rows: at most 6 per block), in a minimum-degree order of the blocks.
 //
 // The Delassus matrix of joint rows, J M^-1 J^T, couples two joints iff they share a body. Along a
-// kinematic tree the minimum-degree order eliminates leaves first, and then nothing fills in (the
+// kinematic tree that graph is chordal, and eliminated from the leaves it fills nothing (the
 // elimination of Baraff 1996, "Linear-time dynamics using Lagrange multipliers"): the factorization
-// costs a few small dense products per joint instead of the dense (rows^3)/3. Kinematic loops only
-// add the fill their elimination creates; the symbolic phase finds it.
+// costs a few small dense products per joint instead of the dense (rows^3)/3. The greedy minimum
+// degree order takes the leaves first on the humanoids (no fill); on other trees it may eliminate
+// an inner joint early and fill a block, and kinematic loops fill what their elimination creates:
+// the symbolic phase finds that fill, so the factor is exact either way.
 //
 // Use: analyze() once per pattern (same_pattern() tells whether the last one still holds), then per
 // matrix: zero(), set() every block of the pattern, factor(), and the solves. No allocation after

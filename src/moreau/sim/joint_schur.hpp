@@ -30,12 +30,14 @@ class JointSchur {
   int joint_rows() const { return nj_; }
   // The full impulse [lambda_j; lambda_c] with lambda_j = -D_jj^-1 (v_j + D_jc lambda_c), refined
   // once against the full D (iterative refinement: the joint rows' residual then sits at round-off
-  // of the refined solve). lambda gets p.nl entries.
+  // of the refined solve). lambda gets p.nl entries. Only after a reduce(p) that returned true.
   void expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lambda);
 
  private:
   int nj_ = 0, nc_ = 0, kj_ = 0;       // joint rows, other rows, joint blocks
-  static constexpr int kPatterns = 8;  // joint-block patterns whose analysis is kept
+  // Joint-block patterns whose analysis is kept. A pattern not met before (islands of robots that
+  // merge) is analyzed in its step, which then allocates.
+  static constexpr int kPatterns = 8;
   std::vector<BlockCholesky> chols_;   // P D_jj P^T = L L^T (math/block_cholesky.hpp), by pattern
   int cur_ = 0, next_ = 0;             // the last reduce()'s, the next to be replaced
   std::vector<int> jsizes_;            // the joint blocks' sizes and couplings: the pattern
