@@ -99,6 +99,34 @@ TEST(MjcfSequence, CoordinatesRecoveredFromPoses) {
   }
 }
 
+// At the hip's gimbal lock (hip_z = 90 degrees: the y axis turned onto the x axis) the sequence's
+// motion subspace loses rank; its evaluation stays finite and on the manifold, and the hinge angles
+// it recovers reproduce the pose.
+TEST(MjcfSequence, GimbalLockEvaluatesFinite) {
+  Result<ImportedModel> r = import_mjcf_file(kModels + "humanoid/humanoid.xml");
+  if (!r.ok()) GTEST_SKIP() << r.error().message();
+  const Model& m = r->scene.model;
+  std::mt19937 rng(11);
+  const std::vector<double> q0 = random_qpos(r->tree, rng);
+  LinkValues v = values_of(r->tree, q0.data());
+  int hip = -1;
+  for (size_t i = 0; i < r->tree.links.size(); ++i)
+    if (r->tree.links[i].sources.size() == 3 && r->tree.links[i].sources[1].name == "right_hip_z")
+      hip = static_cast<int>(i);
+  ASSERT_GE(hip, 0);
+  v[hip] = {0.3, M_PI / 2, -0.4};  // hip_x, hip_z at the lock, hip_y
+  const State s = tree_state(r->tree, r->build, m, v);
+  const Joint& j = m.joints()[r->build.joint_of_link[hip]];
+  JointAxes ax;
+  joint_axes(j, s, ax);
+  EXPECT_TRUE(ax.Jf.allFinite() && ax.Jb.allFinite() && ax.value.allFinite());
+  for (int k = 0; k < ax.m; ++k) EXPECT_LT(std::abs(ax.value[ax.constrained[k]]), 1e-9) << k;
+  // At the lock the y axis is turned onto -x: only hip_x - hip_y and hip_z are determined.
+  EXPECT_NEAR(ax.value[ax.dof[1]], M_PI / 2, 1e-6);
+  EXPECT_NEAR(ax.value[ax.dof[0]] - ax.value[ax.dof[2]], 0.3 + 0.4, 1e-6)
+      << ax.value[ax.dof[0]] << " " << ax.value[ax.dof[2]];
+}
+
 // Constraint rows: along a velocity the joint allows (q moving at rate qd), the DoF rows read qd
 // and the constraint rows zero; a finite difference of the DoF values agrees.
 TEST(MjcfSequence, RowsAreTheMotionSubspaceAndItsComplement) {

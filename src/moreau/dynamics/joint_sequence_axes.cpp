@@ -5,9 +5,9 @@
 // DoF rows are qdot = S^+ V, the constraint rows C^T V with C an orthonormal basis of the
 // complement of S (C^T S = 0), transported continuously from the last evaluation, and the
 // constraint values C^T e (zero on the joint's manifold, with derivative C^T V there).
+#include <algorithm>
 #include <cmath>
 
-#include <Eigen/Cholesky>
 #include <Eigen/QR>
 
 #include "moreau/dynamics/joint_kinematics.hpp"
@@ -37,6 +37,47 @@ void complement_from_qr(const MotionSubspace& S, Eigen::Matrix<double, 6, 6>& C)
   C.leftCols(m) = Q.rightCols(m);
 }
 
+// Small dense SPD algebra on column-major n x n arrays (n <= 6), by hand: Eigen's dynamic-size
+// LDLT and triangular solves carry a general kernel's set-up at these sizes (a third of a
+// sequence's evaluation).
+// A = L L^T in place (lower triangle); false on a pivot that is not positive.
+bool chol_small(double* A, int n) {
+  for (int k = 0; k < n; ++k) {
+    double dkk = A[k + k * n];
+    for (int p = 0; p < k; ++p) dkk -= A[k + p * n] * A[k + p * n];
+    if (!(dkk > 0.0)) return false;
+    const double l = std::sqrt(dkk);
+    A[k + k * n] = l;
+    for (int i = k + 1; i < n; ++i) {
+      double t = A[i + k * n];
+      for (int p = 0; p < k; ++p) t -= A[i + p * n] * A[k + p * n];
+      A[i + k * n] = t / l;
+    }
+  }
+  return true;
+}
+
+// x <- (L L^T)^-1 x.
+void chol_solve_small(const double* L, int n, double* x) {
+  for (int k = 0; k < n; ++k) {
+    double t = x[k];
+    for (int p = 0; p < k; ++p) t -= L[k + p * n] * x[p];
+    x[k] = t / L[k + k * n];
+  }
+  for (int k = n - 1; k >= 0; --k) {
+    double t = x[k];
+    for (int p = k + 1; p < n; ++p) t -= L[p + k * n] * x[p];
+    x[k] = t / L[k + k * n];
+  }
+}
+
+// N = S^T S (d x d, column-major) for S 6 x d.
+void normal_matrix(const MotionSubspace& S, double* N) {
+  const int d = static_cast<int>(S.cols());
+  for (int c = 0; c < d; ++c)
+    for (int r = 0; r < d; ++r) N[r + c * d] = S.col(r).dot(S.col(c));
+}
+
 }  // namespace
 
 void sequence_axes(const Joint& j, const Pose& B, const Pose& F, const State& s, JointAxes& out) {
@@ -48,34 +89,64 @@ void sequence_axes(const Joint& j, const Pose& B, const Pose& F, const State& s,
   Pose Gq;
   Vec6 e;
   const int d = j.dofs(), m = 6 - d;
-  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> dq(d);
-  // S^T S's factor at the last pose: the coordinates' normal equations, then S^+ below.
-  Eigen::LDLT<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> ne(d);
+  double N[36], dq[6];  // S^T S's Cholesky factor at the last pose (the normal equations), a step
+  bool factored = false;
   int it = 0;
   for (;; ++it) {
     Gq = sequence_pose(seq, out.seq_q, &S);
     e = pose_error(Gq, G);
-    ne.compute(S.transpose() * S);
+    normal_matrix(S, N);
+    factored = chol_small(N, d);
     if (it == kMaxIterations) break;
-    dq = ne.solve(S.transpose() * e);
-    const double step = dq.lpNorm<Eigen::Infinity>();
+    if (factored) {
+      for (int k = 0; k < d; ++k) dq[k] = S.col(k).dot(e);
+      chol_solve_small(N, d, dq);
+    } else {  // S rank-deficient (a singular configuration of the sequence): least squares
+      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>>(dq, d) =
+          S.completeOrthogonalDecomposition().solve(e);
+    }
+    double step = 0.0;
+    for (int k = 0; k < d; ++k) step = std::max(step, std::abs(dq[k]));
     if (!(step > kStepTol)) break;
-    if (step > 0.5) dq *= 0.5 / step;  // far from the solution (a cold start): damped steps
-    sequence_advance(seq, dq.data(), out.seq_q);
+    if (step > 0.5)  // far from the solution (a cold start): damped steps
+      for (int k = 0; k < d; ++k) dq[k] *= 0.5 / step;
+    sequence_advance(seq, dq, out.seq_q);
   }
   out.seq_iterations = it;
 
   // Constraint basis: the last basis projected onto the complement of S and re-orthonormalized
   // (C (C^T C)^-1/2 by Cholesky), so that the rows turn continuously with the configuration.
-  const Eigen::Matrix<double, Eigen::Dynamic, 6, 0, 6, 6> Sp = ne.solve(S.transpose());  // S^+
+  Eigen::Matrix<double, Eigen::Dynamic, 6, 0, 6, 6> Sp(d, 6);  // S^+ = (S^T S)^-1 S^T
+  if (factored) {
+    for (int c = 0; c < 6; ++c) {
+      double col[6];
+      for (int k = 0; k < d; ++k) col[k] = S(c, k);
+      chol_solve_small(N, d, col);
+      for (int k = 0; k < d; ++k) Sp(k, c) = col[k];
+    }
+  } else {  // S rank-deficient (a singular configuration of the sequence): least squares
+    Sp = S.completeOrthogonalDecomposition().pseudoInverse();
+  }
   bool fresh = !warm || m == 0;
   if (!fresh) {
     Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6> X = out.seq_C.leftCols(m);
     X -= S * (Sp * X);
-    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6> XtX = X.transpose() * X;
-    const Eigen::LLT<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>> llt(XtX);
-    if (llt.info() == Eigen::Success && llt.matrixLLT().diagonal().minCoeff() > 0.5) {
-      out.seq_C.leftCols(m) = llt.matrixU().solve<Eigen::OnTheRight>(X);
+    double XtX[36];
+    for (int c = 0; c < m; ++c)
+      for (int r = 0; r < m; ++r) XtX[r + c * m] = X.col(r).dot(X.col(c));
+    bool ok = chol_small(XtX, m);  // X^T X = L L^T
+    for (int k = 0; ok && k < m; ++k) ok = XtX[k + k * m] > 0.5;
+    if (ok) {
+      // C = X L^-T: each row c of C solves L c^T = x^T (row of X).
+      for (int r = 0; r < 6; ++r) {
+        double row[6];
+        for (int k = 0; k < m; ++k) {
+          double t = X(r, k);
+          for (int p = 0; p < k; ++p) t -= XtX[k + p * m] * row[p];
+          row[k] = t / XtX[k + k * m];
+        }
+        for (int k = 0; k < m; ++k) out.seq_C(r, k) = row[k];
+      }
     } else {
       fresh = true;
     }
