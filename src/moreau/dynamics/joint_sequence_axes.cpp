@@ -11,6 +11,7 @@
 #include <Eigen/QR>
 
 #include "moreau/dynamics/joint_kinematics.hpp"
+#include "moreau/math/small_cholesky.hpp"
 #include "moreau/math/so3.hpp"
 
 namespace moreau {
@@ -35,40 +36,6 @@ void complement_from_qr(const MotionSubspace& S, Eigen::Matrix<double, 6, 6>& C)
   const Eigen::HouseholderQR<MotionSubspace> qr(S);
   const Mat6 Q = qr.householderQ();
   C.leftCols(m) = Q.rightCols(m);
-}
-
-// Small dense SPD algebra on column-major n x n arrays (n <= 6), by hand: Eigen's dynamic-size
-// LDLT and triangular solves carry a general kernel's set-up at these sizes (a third of a
-// sequence's evaluation).
-// A = L L^T in place (lower triangle); false on a pivot that is not positive.
-bool chol_small(double* A, int n) {
-  for (int k = 0; k < n; ++k) {
-    double dkk = A[k + k * n];
-    for (int p = 0; p < k; ++p) dkk -= A[k + p * n] * A[k + p * n];
-    if (!(dkk > 0.0)) return false;
-    const double l = std::sqrt(dkk);
-    A[k + k * n] = l;
-    for (int i = k + 1; i < n; ++i) {
-      double t = A[i + k * n];
-      for (int p = 0; p < k; ++p) t -= A[i + p * n] * A[k + p * n];
-      A[i + k * n] = t / l;
-    }
-  }
-  return true;
-}
-
-// x <- (L L^T)^-1 x.
-void chol_solve_small(const double* L, int n, double* x) {
-  for (int k = 0; k < n; ++k) {
-    double t = x[k];
-    for (int p = 0; p < k; ++p) t -= L[k + p * n] * x[p];
-    x[k] = t / L[k + k * n];
-  }
-  for (int k = n - 1; k >= 0; --k) {
-    double t = x[k];
-    for (int p = k + 1; p < n; ++p) t -= L[p + k * n] * x[p];
-    x[k] = t / L[k + k * n];
-  }
 }
 
 // N = S^T S (d x d, column-major) for S 6 x d.
@@ -96,11 +63,11 @@ void sequence_axes(const Joint& j, const Pose& B, const Pose& F, const State& s,
     Gq = sequence_pose(seq, out.seq_q, &S);
     e = pose_error(Gq, G);
     normal_matrix(S, N);
-    factored = chol_small(N, d);
+    factored = cholesky_in_place(N, d);
     if (it == kMaxIterations) break;
     if (factored) {
       for (int k = 0; k < d; ++k) dq[k] = S.col(k).dot(e);
-      chol_solve_small(N, d, dq);
+      cholesky_solve(N, d, dq);
     } else {  // S rank-deficient (a singular configuration of the sequence): least squares
       Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>>(dq, d) =
           S.completeOrthogonalDecomposition().solve(e);
@@ -121,7 +88,7 @@ void sequence_axes(const Joint& j, const Pose& B, const Pose& F, const State& s,
     for (int c = 0; c < 6; ++c) {
       double col[6];
       for (int k = 0; k < d; ++k) col[k] = S(c, k);
-      chol_solve_small(N, d, col);
+      cholesky_solve(N, d, col);
       for (int k = 0; k < d; ++k) Sp(k, c) = col[k];
     }
   } else {  // S rank-deficient (a singular configuration of the sequence): least squares
@@ -134,7 +101,7 @@ void sequence_axes(const Joint& j, const Pose& B, const Pose& F, const State& s,
     double XtX[36];
     for (int c = 0; c < m; ++c)
       for (int r = 0; r < m; ++r) XtX[r + c * m] = X.col(r).dot(X.col(c));
-    bool ok = chol_small(XtX, m);  // X^T X = L L^T
+    bool ok = cholesky_in_place(XtX, m);  // X^T X = L L^T
     for (int k = 0; ok && k < m; ++k) ok = XtX[k + k * m] > 0.5;
     if (ok) {
       // C = X L^-T: each row c of C solves L c^T = x^T (row of X).

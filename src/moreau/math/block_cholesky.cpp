@@ -4,27 +4,11 @@
 #include <cmath>
 #include <limits>
 
+#include "moreau/math/small_cholesky.hpp"
+
 namespace moreau {
 
 namespace {
-
-// In-place dense Cholesky of an n x n column-major block (lower triangle). False on a pivot that
-// is not positive.
-bool chol(double* A, int n) {
-  for (int k = 0; k < n; ++k) {
-    double d = A[k + k * n];
-    for (int p = 0; p < k; ++p) d -= A[k + p * n] * A[k + p * n];
-    if (!(d > 0.0)) return false;
-    const double l = std::sqrt(d);
-    A[k + k * n] = l;
-    for (int i = k + 1; i < n; ++i) {
-      double s = A[i + k * n];
-      for (int p = 0; p < k; ++p) s -= A[i + p * n] * A[k + p * n];
-      A[i + k * n] = s / l;
-    }
-  }
-  return true;
-}
 
 // X <- X L^-T for X (m x n, column-major, leading dimension ld) and L lower (n x n).
 void solve_right_transpose(const double* L, int n, double* X, int m, int ld) {
@@ -184,7 +168,7 @@ bool BlockCholesky::factor() {
   for (int b = 0; b < nb; ++b) {
     const int sb = psize_[b];
     double* Lbb = v + diag_[b];
-    if (!chol(Lbb, sb)) return false;
+    if (!cholesky_in_place(Lbb, sb)) return false;
     for (int k = 0; k < sb; ++k) {
       min_pivot_ = std::min(min_pivot_, Lbb[k + k * sb]);
       max_pivot_ = std::max(max_pivot_, Lbb[k + k * sb]);
