@@ -41,6 +41,10 @@ struct CollisionWorkspace {
   std::vector<int> pair_start, pair_fill;  // counting sort of the pairs by their first geometry
   std::vector<ContactPoint> pts;
   std::vector<Contact> contacts;
+  // Temporal coherence: each pair's first contact normal of the last step, sorted by pair key
+  // (the pairs' order), and this step's, swapped after the narrowphase.
+  std::vector<uint64_t> hint_key, next_key;
+  std::vector<Vec3> hint_normal, next_normal;
 };
 
 namespace {
@@ -217,13 +221,23 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
   }
   broadphase(m, w, margin);
   w.contacts.clear();
+  w.next_key.clear();
+  w.next_normal.clear();
+  size_t h = 0;  // walks the last step's hints alongside the pairs (both sorted)
   for (const auto& [ga, gb] : w.pairs) {
     w.pts.clear();
+    const uint64_t key = (static_cast<uint64_t>(ga) << 32) | static_cast<uint64_t>(gb);
+    while (h < w.hint_key.size() && w.hint_key[h] < key) ++h;
+    const bool hinted = h < w.hint_key.size() && w.hint_key[h] == key;
     collide({&geoms[ga], w.X[ga], &w.bvh[ga], &w.R[ga], w.has_hull[ga] ? &w.hull[ga] : nullptr,
              triangles && w.has_closed[ga] ? &w.closed[ga] : nullptr},
             {&geoms[gb], w.X[gb], &w.bvh[gb], &w.R[gb], w.has_hull[gb] ? &w.hull[gb] : nullptr,
              triangles && w.has_closed[gb] ? &w.closed[gb] : nullptr},
-            margin, w.pts);
+            margin, w.pts, hinted ? &w.hint_normal[h] : nullptr);
+    if (!w.pts.empty()) {
+      w.next_key.push_back(key);
+      w.next_normal.push_back(w.pts.front().normal);
+    }
     std::sort(w.pts.begin(), w.pts.end(),
               [](const ContactPoint& a, const ContactPoint& b) { return a.feature < b.feature; });
     const double mu = combine_friction(geoms[ga].material, geoms[gb].material);
@@ -247,6 +261,8 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
       c.id = contact_id(ga, gb, p.feature);
     }
   }
+  w.hint_key.swap(w.next_key);
+  w.hint_normal.swap(w.next_normal);
   return w.contacts;
 }
 

@@ -25,8 +25,8 @@ void flip_contacts(std::vector<ContactPoint>& out, size_t first) {
   }
 }
 
-void collide(const PairInput& a, const PairInput& b, double margin,
-             std::vector<ContactPoint>& out) {
+void collide(const PairInput& a, const PairInput& b, double margin, std::vector<ContactPoint>& out,
+             const Vec3* hint) {
   const ShapeType ta = a.g->type, tb = b.g->type;
   // Triangle-level mesh-mesh pairs keep the detector's roles: the feature ids name A's and B's
   // vertices, which must not swap when the poses' order does.
@@ -35,7 +35,8 @@ void collide(const PairInput& a, const PairInput& b, double margin,
   if (ta > tb ||
       (ta == tb && pose_less(b.X, a.X))) {  // canonical order (type, pose), then flip back
     const size_t first = out.size();
-    collide(b, a, margin, out);
+    const Vec3 flipped = hint ? Vec3(-*hint) : Vec3::Zero();
+    collide(b, a, margin, out, hint ? &flipped : nullptr);
     flip_contacts(out, first);
     return;
   }
@@ -66,7 +67,7 @@ void collide(const PairInput& a, const PairInput& b, double margin,
     return collide_sphere_box(sa, sb, margin, out);
   if (ta == ShapeType::Box && tb == ShapeType::Box) return collide_box_box(sa, sb, margin, out);
   ContactPoint c;
-  if (convex_distance(sa, sb, &c, margin) && c.gap < margin) out.push_back(c);
+  if (convex_distance(sa, sb, &c, margin, hint) && c.gap < margin) out.push_back(c);
 }
 
 }  // namespace moreau

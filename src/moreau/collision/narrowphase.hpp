@@ -32,8 +32,10 @@ struct PairInput {
   const ClosedMesh* closed = nullptr;
 };
 
-// Appends the contacts of pair (a, b) with gap < margin to out (out is not cleared).
-void collide(const PairInput& a, const PairInput& b, double margin, std::vector<ContactPoint>& out);
+// Appends the contacts of pair (a, b) with gap < margin to out (out is not cleared). hint: the
+// pair's normal (from a to b) at the step before, if it had a contact (convex_distance).
+void collide(const PairInput& a, const PairInput& b, double margin, std::vector<ContactPoint>& out,
+             const Vec3* hint = nullptr);
 
 // Signed distance of two convex shapes (GJK/EPA through libccd + FCL's extension, refined on the
 // support functions): one point, normal from a to b. Exposed for tests; used for pairs without an
@@ -41,8 +43,13 @@ void collide(const PairInput& a, const PairInput& b, double margin, std::vector<
 // With max_gap: false, at the cost of GJK and two support evaluations, for a pair that is
 // certainly farther apart than max_gap (every direction n bounds the distance from below by
 // -(h_A(n) + h_B(-n))), so that a pair the broadphase let through costs no refinement.
+// With hint (the pair's normal, from a to b, at the step before): a penetrating pair with kinked
+// supports refines it as one more candidate, and skips refining the sampled directions unless one
+// is better than it already (docs/collision.md, "Temporal coherence"). Capsule-box pairs are
+// exact without GJK (docs/collision.md, "Capsule-box").
 bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out,
-                     double max_gap = std::numeric_limits<double>::infinity());
+                     double max_gap = std::numeric_limits<double>::infinity(),
+                     const Vec3* hint = nullptr);
 
 // Per-family routines (normal from the first argument to the second); append to out.
 void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin,

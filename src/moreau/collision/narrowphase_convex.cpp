@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include <fcl/narrowphase/detail/convexity_based_algorithm/gjk_libccd-inl.h>
 
@@ -160,7 +161,9 @@ Vec3 gradient_sampling(const PlacedShape& a, const PlacedShape& b, Vec3 n) {
       continue;
     }
     bool moved = false;
-    for (double alpha = 4.0 * eps; alpha > 1e-16; alpha *= 0.5) {
+    // Down to a tenth of the radius: a descent that needs a shorter step is the next radius's
+    // (halving to 1e-16 cost 45 support evaluations per failed search, a third of the sampling).
+    for (double alpha = 4.0 * eps; alpha > 0.1 * eps; alpha *= 0.5) {
       const Vec3 m = at(-alpha * d / dn);
       const double fm = psi(a, b, m);
       if (fm <= f - 1e-4 * alpha * dn) {
@@ -249,10 +252,104 @@ Vec3 kinked_contact_point(const PlacedShape& a, const PlacedShape& b, const Vec3
   if (ea <= eb) return ca;
   return cb - gap * n;  // B's set moved onto A's supporting plane
 }
+// Squared distance from the segment c + t u, |t| <= h, to the box |x_k| <= e_k (all in the box's
+// frame), and the minimizing t. The squared distance is convex and piecewise quadratic in t, with
+// breakpoints where the segment crosses a slab's face; each piece is minimized exactly.
+double segment_box_dist2(const Vec3& c, const Vec3& u, double h, const Vec3& e, double* t_min) {
+  double bp[8];
+  int nb = 0;
+  bp[nb++] = -h;
+  for (int k = 0; k < 3; ++k) {
+    if (u[k] == 0.0) continue;
+    for (const double face : {-e[k], e[k]}) {
+      const double t = (face - c[k]) / u[k];
+      if (t > -h && t < h) bp[nb++] = t;
+    }
+  }
+  bp[nb++] = h;
+  std::sort(bp, bp + nb);
+  auto f = [&](double t) {
+    double d2 = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      const double x = std::abs(c[k] + t * u[k]) - e[k];
+      if (x > 0.0) d2 += x * x;
+    }
+    return d2;
+  };
+  double best = f(bp[0]), tb = bp[0];
+  for (int i = 0; i + 1 < nb; ++i) {
+    if (!(bp[i + 1] > bp[i])) continue;
+    // On (bp[i], bp[i+1]) each coordinate is inside its slab or beyond one face throughout: the
+    // piece is sum over the outside coordinates of (c_k + t u_k - s_k e_k)^2, a quadratic.
+    const double mid = 0.5 * (bp[i] + bp[i + 1]);
+    double A = 0.0, B = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      const double x = c[k] + mid * u[k];
+      if (std::abs(x) <= e[k]) continue;
+      const double off = c[k] - (x > 0.0 ? e[k] : -e[k]);
+      A += u[k] * u[k];
+      B += off * u[k];
+    }
+    double t = bp[i + 1];
+    if (A > 0.0) t = std::clamp(-B / A, bp[i], bp[i + 1]);
+    for (const double x : {t, bp[i + 1]})
+      if (const double fx = f(x); fx < best) best = fx, tb = x;
+  }
+  *t_min = tb;
+  return best;
+}
+
+// Capsule A against box B exactly (docs/collision.md, "Capsule-box"): a capsule is its segment
+// grown by its radius r, so its signed distance to the box is the segment's minus r, and the
+// segment and the box are polytopes. Separated segments: the closest points (above). Penetrating
+// ones: the depth of two polytopes is attained at a facet normal of their Minkowski difference,
+// here the box's 3 axes and the 3 products of the segment's axis with them (separating axes).
+ContactPoint capsule_box(const PlacedShape& a, const PlacedShape& b) {
+  const Geometry& cap = *a.g;
+  const Vec3 e = b.g->half_extents;
+  const Vec3 u = a.R.col(2);
+  const Vec3 c_local = b.R.transpose() * (a.X.p - b.X.p), u_local = b.R.transpose() * u;
+  double t = 0.0;
+  const double d2 = segment_box_dist2(c_local, u_local, cap.half_length, e, &t);
+  const double scale = cap.half_length + cap.radius + e.maxCoeff();
+  Vec3 n;
+  double f;  // psi(a, b, n)
+  if (d2 > 1e-18 * scale * scale) {
+    const Vec3 p = c_local + t * u_local;
+    const Vec3 q = p.cwiseMax(-e).cwiseMin(e);
+    n = b.R * (q - p).normalized();
+    f = psi(a, b, n);
+  } else {  // touching or penetrating segment
+    f = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < 6; ++k) {
+      Vec3 d = k < 3 ? Vec3(b.R.col(k)) : Vec3(u.cross(b.R.col(k - 3)));
+      const double len = d.norm();
+      if (len < 1e-9) continue;  // the segment along a box edge: that facet is a box face
+      d /= len;
+      for (const Vec3& m : {d, Vec3(-d)})
+        if (const double fm = psi(a, b, m); fm < f) f = fm, n = m;
+    }
+  }
+  ContactPoint out;
+  out.normal = n;
+  out.gap = -f;
+  out.point = kinked_contact_point(a, b, n, out.gap);
+  return out;
+}
 }  // namespace
 
-bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out,
-                     double max_gap) {
+bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out, double max_gap,
+                     const Vec3* hint) {
+  if (!a.tri && !b.tri) {
+    const ShapeType ta = a.g->type, tb = b.g->type;
+    if (ta == ShapeType::Capsule && tb == ShapeType::Box) return *out = capsule_box(a, b), true;
+    if (ta == ShapeType::Box && tb == ShapeType::Capsule) {
+      ContactPoint c = capsule_box(b, a);
+      c.point += c.gap * c.normal;  // roles swapped (narrowphase.hpp)
+      c.normal = -c.normal;
+      return *out = c, true;
+    }
+  }
   const Vec3 ca = a.tri ? a.tri_center() : a.X.p;
   const Vec3 cb = b.tri ? b.tri_center() : b.X.p;
   // Farther than max_gap along the line of centres (-psi is the gap of the two support planes
@@ -326,7 +423,17 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
     for (int i = 0; i < kDirections; ++i) cand[i] = {psi(a, b, directions[i]), i};
     std::partial_sort(cand.begin(), cand.begin() + 3, cand.end());
     double best = psi(a, b, nr);
-    for (int k = 0; k < 3; ++k) {
+    // The pair's normal of the step before, refined, is a candidate too; if no sampled direction
+    // is already better than it, the sampled ones are not refined (humanoid100: 330 -> 120 us per
+    // step, and 3 of the 4 depths that moved by more than 1e-9 m got shallower, i.e. better).
+    int refined = 3;
+    if (hint && hint->allFinite() && hint->squaredNorm() > 0.0) {
+      const Vec3 m = ridge_refine(a, b, refine(a, b, hint->normalized(), scale));
+      const double fm = psi(a, b, m);
+      if (fm < best) best = fm, nr = m;
+      if (cand[0].first >= best) refined = 0;
+    }
+    for (int k = 0; k < refined; ++k) {
       const Vec3 m = ridge_refine(a, b, refine(a, b, directions[cand[k].second], scale));
       const double fm = psi(a, b, m);
       if (fm < best) best = fm, nr = m;
