@@ -51,6 +51,7 @@ TEST(Nsn, NonmonotoneSearchPassesKinksThatCapTheMonotoneOne) {
   s.max_iters = 50;
   SolverWorkspace ws;
   Solution mono, nonmono;
+  s.nsn.stall_window = 0;  // the line search alone (the stall rule settles both: test below)
   SolverSettings m = s;
   m.nsn.ls_memory = 1;
   ASSERT_TRUE(solve("nsn", p, m, warm, ws, mono));
@@ -59,6 +60,38 @@ TEST(Nsn, NonmonotoneSearchPassesKinksThatCapTheMonotoneOne) {
   ASSERT_TRUE(nonmono.converged()) << nonmono.residual << " " << nonmono.message;
   EXPECT_LE(nonmono.iterations, 25);
   expect_admm_velocities(p, nonmono);
+}
+
+TEST(Nsn, StallRuleDampsStickSlipCycles) {
+  // 9 contacts of humanoid100's objects (mu = 1) from the previous step's impulses: a box on 4
+  // contacts slides at 1e-6 m/s at its cones' boundary, D is singular, and the Newton steps cycle
+  // between stick and slip (natural map 2e-5 <-> 3e-4) for 50 iterations. After stall_window
+  // iterations without a 10x decrease, eps grows and the damped steps converge, at
+  // admm-ncp-sa's velocities.
+  const Problem p = reduced_problem("humanoid100_degenerate_island");
+  ASSERT_EQ(p.nl, 27);
+  WarmStart warm;
+  warm.lambda.resize(27);
+  warm.lambda << -0x1.7821989fb8e6cp-6, -0x1.26436ae86e66cp-4, 0x1.2e1860d854ea5p-2, 0x0.0p+0,
+      0x0.0p+0, 0x0.0p+0, -0x1.084d60dd93507p-3, -0x1.8fb64555beed8p-4, 0x1.40a0d703f8a69p-2,
+      0x1.1506a3a56a755p-5, 0x1.d2dc02b879513p-8, 0x1.1b1b1d134311cp-5, 0x0.0p+0, 0x0.0p+0,
+      0x0.0p+0, 0x1.41f89d0979113p-5, 0x1.94f42fff29e66p-4, 0x1.3f4557f6d0da9p-3,
+      0x1.5a0934a3d36afp-5, 0x1.337790a18e60ap-5, 0x1.cee68722df970p-5, -0x1.70a7422d039eep-5,
+      0x1.671afeaf7a6aap-6, 0x1.9a0de25d1e250p-5, -0x1.b0fd7e4174ab6p-4, -0x1.543801483708bp-4,
+      0x1.1354d10875084p-3;
+  SolverSettings s;
+  s.tol = 1e-10;  // to compare velocities with admm-ncp-sa's at 1e-8
+  s.max_iters = 50;
+  SolverWorkspace ws;
+  Solution off, on;
+  SolverSettings o = s;
+  o.nsn.stall_window = 0;
+  ASSERT_TRUE(solve("nsn", p, o, warm, ws, off));
+  EXPECT_FALSE(off.converged()) << off.residual;
+  ASSERT_TRUE(solve("nsn", p, s, warm, ws, on));
+  ASSERT_TRUE(on.converged()) << on.residual << " " << on.message;
+  EXPECT_LE(on.iterations, 25);
+  expect_admm_velocities(p, on);
 }
 
 TEST(Nsn, ZeroStartsWhereAMisleadingWarmStartCycles) {

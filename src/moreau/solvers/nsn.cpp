@@ -297,6 +297,8 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
   // of 749 of 958 settled, 15,201 instead of 27,540 Newton iterations.
   const int memory = std::max(1, S.ls_memory);
   w.merits.assign(memory, theta);
+  double stall_best = std::numeric_limits<double>::infinity();  // stalls (below)
+  int stall_it = 0;
   for (int it = 0;; ++it) {
     const double res = ncp_residuals(p, w.lam, w.v, true, w.scratch).natmap;
     if (!std::isfinite(res)) {
@@ -315,6 +317,19 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
       break;
     }
     if (it >= s.max_iters) break;
+    // Stalled: stall_window iterations without a 10x lower natural map. On degenerate contacts (a
+    // body sliding at 1e-6 m/s on 4 contacts at their cones' boundary, D singular) the Newton steps
+    // cycle between stick and slip, the nonmonotone search accepting each (humanoid100: natural map
+    // 2e-5 <-> 3e-4 for 60 iterations); a larger proximal term damps them (eps 1e-3 max A_ii: 4
+    // iterations). docs/performance.md, "Stalled Newton steps".
+    if (S.stall_window > 0) {
+      if (res < 0.1 * stall_best) stall_best = res, stall_it = it;
+      if (it - stall_it >= S.stall_window) {
+        set_eps(std::min(S.stall_factor * eps, eps_max));
+        stall_best = res;
+        stall_it = it;
+      }
+    }
     // A step with eps, retried with 100x eps where the line search fails (see above).
     Step step = Step::NoDecrease;
     double alpha = 1.0;

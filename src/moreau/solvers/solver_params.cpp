@@ -151,6 +151,8 @@ std::span<const ParamSpec> nsn() {
       {"max_rows", "rows", "larger problems fail: the Newton system is dense", 1000.0, "", 1.0, kBig, true, FIELD(nsn.max_rows)},
       {"prox", "1", "proximal term eps = prox max_i A_ii in the Newton matrix; 0: Gauss-Newton steps", 1e-8, "", 0.0, 1.0, false, FIELD(nsn.prox)},
       {"prox_max", "1", "where the line search fails, eps grows 100x up to prox_max max_i A_ii; a full step shrinks it 10x", 1.0, "", 0.0, 1e6, false, FIELD(nsn.prox_max)},
+      {"stall_window", "-", "iterations without a 10x lower natural map before eps grows stall_factor-fold (Newton steps cycling between stick and slip); 0: off", 4.0, "", 0.0, 1000.0, true, FIELD(nsn.stall_window)},
+      {"stall_factor", "1", "eps's growth at a stall (stall_window), up to prox_max max_i A_ii", 1e3, "", 1.0, 1e12, false, FIELD(nsn.stall_factor)},
       {"ls_steps", "-", "Armijo step halvings before the line search gives up", 30.0, "", 0.0, 60.0, true, FIELD(nsn.ls_steps)},
       {"ls_memory", "-", "nonmonotone Armijo: the reference is the largest merit of the last ls_memory iterates; 1: monotone", 10.0, "", 1.0, 1000.0, true, FIELD(nsn.ls_memory)},
   };

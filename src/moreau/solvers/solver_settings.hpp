@@ -80,6 +80,9 @@ struct NsnSettings {
   double prox = 1e-8;      // [1] proximal term eps = prox * max diagonal of A; 0: Gauss-Newton
   double prox_max = 1.0;   // [1] where the line search fails, eps grows 100x up to prox_max * max
                            // diagonal of A; a full step shrinks it 10x back toward prox
+  int stall_window = 4;    // iterations without a 10x lower natural map before eps grows
+                           // stall_factor-fold (cycling Newton steps); 0: off
+  double stall_factor = 1e3;  // [1]
 };
 // lemke (Stewart and Trinkle friction-pyramid LCP).
 struct LemkeSettings {
