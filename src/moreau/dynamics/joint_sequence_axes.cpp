@@ -20,6 +20,7 @@ namespace {
 
 constexpr int kMaxIterations = 30;
 constexpr double kStepTol = 1e-13;
+constexpr double kLinearTail = 1e-7;  // a step below this is the last (see sequence_axes)
 
 // e = (G(q)^-1 G_act) as [translation; rotation vector], in G(q)'s axes.
 Vec6 pose_error(const Pose& Gq, const Pose& G) {
@@ -75,6 +76,15 @@ void sequence_axes(const Joint& j, const Pose& B, const Pose& F, const State& s,
     double step = 0.0;
     for (int k = 0; k < d; ++k) step = std::max(step, std::abs(dq[k]));
     if (!(step > kStepTol)) break;
+    if (factored && step < kLinearTail) {
+      // Quadratic convergence: the next step would be O(step^2), below kStepTol. The last step is
+      // taken with e updated to first order, e - S dq (error O(step^2)), and S kept (its error
+      // O(step) in the rows' directions): one pose evaluation fewer per call.
+      sequence_advance(seq, dq, out.seq_q);
+      for (int k = 0; k < d; ++k) e -= S.col(k) * dq[k];
+      ++it;
+      break;
+    }
     if (step > 0.5)  // far from the solution (a cold start): damped steps
       for (int k = 0; k < d; ++k) dq[k] *= 0.5 / step;
     sequence_advance(seq, dq, out.seq_q);
