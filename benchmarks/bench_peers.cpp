@@ -52,6 +52,8 @@ BENCHMARK_CAPTURE(BM_StepMoreau, humanoid_fast, "humanoid/humanoid.xml", true)
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_StepMoreau, humanoid100, "humanoid100/humanoid100.xml", false)
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_StepMoreau, humanoid100_fast, "humanoid100/humanoid100.xml", true)
+    ->Unit(benchmark::kMicrosecond);
 
 #ifdef MOREAU_HAVE_MUJOCO
 // The same in MuJoCo, with the model's own solver options and dt = 0.005 s.
