@@ -36,6 +36,20 @@ double h_closed(const Geometry& g, const Pose& X, const Vec3& n) {
 double maximize_on_sphere(const std::function<double(const Vec3&)>& f, int N,
                           const Vec3* seed = nullptr);
 
+// Minimum of f, convex on [lo, hi], by golden-section search to an interval of tol (the ends
+// included: the minimum may sit at one).
+double golden_min(const std::function<double(double)>& f, double lo, double hi, double tol) {
+  const double a = lo, b = hi, phi = 0.5 * (std::sqrt(5.0) - 1.0);
+  double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo), f1 = f(x1), f2 = f(x2);
+  while (hi - lo > tol) {
+    if (f1 < f2)
+      hi = x2, x2 = x1, f2 = f1, x1 = hi - phi * (hi - lo), f1 = f(x1);
+    else
+      lo = x1, x1 = x2, f1 = f2, x2 = lo + phi * (hi - lo), f2 = f(x2);
+  }
+  return std::min({f1, f2, f(a), f(b)});
+}
+
 double independent_distance(const Geometry& a, const Pose& Xa, const Geometry& b, const Pose& Xb,
                             int N = 20000) {
   if (a.type == ShapeType::Capsule) {
@@ -47,16 +61,7 @@ double independent_distance(const Geometry& a, const Pose& Xa, const Geometry& b
       return maximize_on_sphere(
           [&](const Vec3& n) { return -(n.dot(p) + a.radius + h_closed(b, Xb, -n)); }, 2000);
     };
-    double lo = -a.half_length, hi = a.half_length;
-    const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
-    double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo), f1 = ds(x1), f2 = ds(x2);
-    while (hi - lo > 1e-9) {
-      if (f1 < f2)
-        hi = x2, x2 = x1, f2 = f1, x1 = hi - phi * (hi - lo), f1 = ds(x1);
-      else
-        lo = x1, x1 = x2, f1 = f2, x2 = lo + phi * (hi - lo), f2 = ds(x2);
-    }
-    return std::min({f1, f2, ds(-a.half_length), ds(a.half_length)});
+    return golden_min(ds, -a.half_length, a.half_length, 1e-9);
   }
   return maximize_on_sphere(
       [&](const Vec3& n) { return -(h_closed(a, Xa, n) + h_closed(b, Xb, -n)); }, N);
@@ -383,16 +388,7 @@ TEST(ConvexPairs, CapsuleBoxIsExact) {
           const Vec3 p = Xb.R().transpose() * (Xc.p + s * ax - Xb.p);
           return (p - p.cwiseMax(-box.half_extents).cwiseMin(box.half_extents)).norm();
         };
-        double lo = -cap.half_length, hi = cap.half_length;
-        const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
-        double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo), f1 = dist(x1), f2 = dist(x2);
-        while (hi - lo > 1e-12) {
-          if (f1 < f2)
-            hi = x2, x2 = x1, f2 = f1, x1 = hi - phi * (hi - lo), f1 = dist(x1);
-          else
-            lo = x1, x1 = x2, f1 = f2, x2 = lo + phi * (hi - lo), f2 = dist(x2);
-        }
-        const double d = std::min({f1, f2, dist(-cap.half_length), dist(cap.half_length)});
+        const double d = golden_min(dist, -cap.half_length, cap.half_length, 1e-12);
         EXPECT_NEAR(c.gap, d - cap.radius, 1e-9) << "pose " << k;
         ++sep;
       } else {

@@ -43,10 +43,11 @@ void collide(const PairInput& a, const PairInput& b, double margin, std::vector<
 // With max_gap: false, at the cost of GJK and two support evaluations, for a pair that is
 // certainly farther apart than max_gap (every direction n bounds the distance from below by
 // -(h_A(n) + h_B(-n))), so that a pair the broadphase let through costs no refinement.
-// With hint (the pair's normal, from a to b, at the step before): a penetrating pair with kinked
-// supports refines it as one more candidate, and skips refining the sampled directions unless one
-// is better than it already (docs/collision.md, "Temporal coherence"). Capsule-box pairs are
-// exact without GJK (docs/collision.md, "Capsule-box").
+// With hint (the pair's normal, from a to b, at the step before): a pair that samples directions
+// (penetrating with kinked supports, or touching within 1e-6 of its size) refines it as one more
+// candidate, and refines the best sampled directions only if one is better than the best
+// candidate so far (docs/collision.md, "Temporal coherence"). Capsule-box pairs are exact without
+// GJK (docs/collision.md, "Capsule-box"); false for a non-finite pose.
 bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out,
                      double max_gap = std::numeric_limits<double>::infinity(),
                      const Vec3* hint = nullptr);

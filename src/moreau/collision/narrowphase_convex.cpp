@@ -312,7 +312,7 @@ ContactPoint capsule_box(const PlacedShape& a, const PlacedShape& b) {
   double t = 0.0;
   const double d2 = segment_box_dist2(c_local, u_local, cap.half_length, e, &t);
   const double scale = cap.half_length + cap.radius + e.maxCoeff();
-  Vec3 n;
+  Vec3 n = b.R.col(0);
   double f;  // psi(a, b, n)
   if (d2 > 1e-18 * scale * scale) {
     const Vec3 p = c_local + t * u_local;
@@ -342,11 +342,14 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
                      const Vec3* hint) {
   if (!a.tri && !b.tri) {
     const ShapeType ta = a.g->type, tb = b.g->type;
-    if (ta == ShapeType::Capsule && tb == ShapeType::Box) return *out = capsule_box(a, b), true;
-    if (ta == ShapeType::Box && tb == ShapeType::Capsule) {
-      ContactPoint c = capsule_box(b, a);
-      c.point += c.gap * c.normal;  // roles swapped (narrowphase.hpp)
-      c.normal = -c.normal;
+    const bool cb = ta == ShapeType::Capsule && tb == ShapeType::Box;
+    if (cb || (ta == ShapeType::Box && tb == ShapeType::Capsule)) {
+      ContactPoint c = cb ? capsule_box(a, b) : capsule_box(b, a);
+      if (!cb) {
+        c.point += c.gap * c.normal;  // roles swapped (narrowphase.hpp)
+        c.normal = -c.normal;
+      }
+      if (!std::isfinite(c.gap) || !c.normal.allFinite() || !c.point.allFinite()) return false;
       return *out = c, true;
     }
   }

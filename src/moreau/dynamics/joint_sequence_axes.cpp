@@ -77,11 +77,11 @@ void sequence_axes(const Joint& j, const Pose& B, const Pose& F, const State& s,
     for (int k = 0; k < d; ++k) step = std::max(step, std::abs(dq[k]));
     if (!(step > kStepTol)) break;
     if (factored && step < kLinearTail) {
-      // Quadratic convergence: the next step would be O(step^2), below kStepTol. The last step is
-      // taken with e updated to first order, e - S dq (error O(step^2)), and S kept (its error
-      // O(step) in the rows' directions): one pose evaluation fewer per call.
+      // The last step: on the manifold the next would be O(step^2), off it by |e| (a step's
+      // drift, 1e-5) O(|e| step), below kStepTol either way. q (the DoF values) moves; S, S^+, C
+      // and the constraint values C^T e stay those of the last pose (C^T e changes by O(step^2)
+      // along the step, C^T S = 0): one pose evaluation fewer per call.
       sequence_advance(seq, dq, out.seq_q);
-      for (int k = 0; k < d; ++k) e -= S.col(k) * dq[k];
       ++it;
       break;
     }
