@@ -353,12 +353,13 @@ TEST(ConvexPairs, TouchingPairTakesTheBestDirectionNotTheWitnesses) {
 namespace moreau {
 namespace {
 
-// Capsule-box pairs take the exact segment-box path (closest points when the segment is outside
-// the box, separating axes when inside). Checked against an independent computation in both
-// roles: the reported gap is attained at the reported normal (closed-form supports); separated,
-// it equals the segment-box distance minimized by golden section over the segment (closed-form
-// point-box distance) minus the radius; penetrating, no direction of a 20000-point search and
-// compass refinement (seeded with the reported normal) gives a larger signed distance.
+// Capsule-box pairs take the exact segment-box path, collide_capsule_box (closest points when the
+// segment is outside the box, separating axes when inside). Checked through the pair dispatch
+// against an independent computation in both roles: the reported gap is attained at the reported
+// normal (closed-form supports); separated, it equals the segment-box distance minimized by
+// golden section over the segment (closed-form point-box distance) minus the radius;
+// penetrating, no direction of a 20000-point search and compass refinement (seeded with the
+// reported normal) gives a larger signed distance.
 TEST(ConvexPairs, CapsuleBoxIsExact) {
   const Geometry cap = make(ShapeType::Capsule, 0.05, 0.1, Vec3::Zero());
   const Geometry box = make(ShapeType::Box, 0.0, 0.0, Vec3(0.15, 0.1, 0.05));
@@ -371,15 +372,14 @@ TEST(ConvexPairs, CapsuleBoxIsExact) {
     const Pose Xb{Vec3(u(rng), u(rng), u(rng)) * 0.05,
                   Quat(u(rng), u(rng), u(rng), u(rng)).normalized()};
     for (const bool capsule_first : {true, false}) {
-      ContactPoint c;
-      if (capsule_first)
-        ASSERT_TRUE(convex_distance(place(cap, Xc), place(box, Xb), &c));
-      else
-        ASSERT_TRUE(convex_distance(place(box, Xb), place(cap, Xc), &c));
       const Geometry& A = capsule_first ? cap : box;
       const Geometry& B = capsule_first ? box : cap;
       const Pose& Xa = capsule_first ? Xc : Xb;
       const Pose& XB = capsule_first ? Xb : Xc;
+      std::vector<ContactPoint> pts;  // the pair dispatch, either role
+      collide(PairInput{&A, Xa}, PairInput{&B, XB}, 1e9, pts);
+      ASSERT_EQ(pts.size(), 1u);
+      const ContactPoint& c = pts[0];
       EXPECT_NEAR(c.normal.norm(), 1.0, 1e-14);
       EXPECT_NEAR(c.gap, -(h_closed(A, Xa, c.normal) + h_closed(B, XB, -c.normal)), 1e-12);
       if (c.gap > 0.0) {

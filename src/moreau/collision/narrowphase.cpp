@@ -66,6 +66,8 @@ void collide(const PairInput& a, const PairInput& b, double margin, std::vector<
   if (ta == ShapeType::Sphere && tb == ShapeType::Box)
     return collide_sphere_box(sa, sb, margin, out);
   if (ta == ShapeType::Box && tb == ShapeType::Box) return collide_box_box(sa, sb, margin, out);
+  if (ta == ShapeType::Capsule && tb == ShapeType::Box)
+    return collide_capsule_box(sa, sb, margin, out);
   ContactPoint c;
   if (convex_distance(sa, sb, &c, margin, hint) && c.gap < margin) out.push_back(c);
 }

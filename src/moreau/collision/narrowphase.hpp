@@ -46,8 +46,7 @@ void collide(const PairInput& a, const PairInput& b, double margin, std::vector<
 // With hint (the pair's normal, from a to b, at the step before): a pair that samples directions
 // (penetrating with kinked supports, or touching within 1e-6 of its size) refines it as one more
 // candidate, and refines the best sampled directions only if one is better than the best
-// candidate so far (docs/collision.md, "Temporal coherence"). Capsule-box pairs are exact without
-// GJK (docs/collision.md, "Capsule-box"); false for a non-finite pose.
+// candidate so far (docs/collision.md, "Temporal coherence").
 bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out,
                      double max_gap = std::numeric_limits<double>::infinity(),
                      const Vec3* hint = nullptr);
@@ -65,6 +64,10 @@ void collide_sphere_box(const PlacedShape& a, const PlacedShape& b, double margi
                         std::vector<ContactPoint>& out);
 void collide_box_box(const PlacedShape& a, const PlacedShape& b, double margin,
                      std::vector<ContactPoint>& out);
+// Capsule a against box b, exact (docs/collision.md, "Capsule-box"): one point, none for a
+// non-finite pose.
+void collide_capsule_box(const PlacedShape& a, const PlacedShape& b, double margin,
+                         std::vector<ContactPoint>& out);
 void collide_mesh(const PlacedShape& mesh, const MeshBvh* bvh, const PlacedShape& b, bool mesh_is_a,
                   double margin, std::vector<ContactPoint>& out);
 

@@ -299,60 +299,10 @@ double segment_box_dist2(const Vec3& c, const Vec3& u, double h, const Vec3& e, 
   return best;
 }
 
-// Capsule A against box B exactly (docs/collision.md, "Capsule-box"): a capsule is its segment
-// grown by its radius r, so its signed distance to the box is the segment's minus r, and the
-// segment and the box are polytopes. Separated segments: the closest points (above). Penetrating
-// ones: the depth of two polytopes is attained at a facet normal of their Minkowski difference,
-// here the box's 3 axes and the 3 products of the segment's axis with them (separating axes).
-ContactPoint capsule_box(const PlacedShape& a, const PlacedShape& b) {
-  const Geometry& cap = *a.g;
-  const Vec3 e = b.g->half_extents;
-  const Vec3 u = a.R.col(2);
-  const Vec3 c_local = b.R.transpose() * (a.X.p - b.X.p), u_local = b.R.transpose() * u;
-  double t = 0.0;
-  const double d2 = segment_box_dist2(c_local, u_local, cap.half_length, e, &t);
-  const double scale = cap.half_length + cap.radius + e.maxCoeff();
-  Vec3 n = b.R.col(0);
-  double f;  // psi(a, b, n)
-  if (d2 > 1e-18 * scale * scale) {
-    const Vec3 p = c_local + t * u_local;
-    const Vec3 q = p.cwiseMax(-e).cwiseMin(e);
-    n = b.R * (q - p).normalized();
-    f = psi(a, b, n);
-  } else {  // touching or penetrating segment
-    f = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < 6; ++k) {
-      Vec3 d = k < 3 ? Vec3(b.R.col(k)) : Vec3(u.cross(b.R.col(k - 3)));
-      const double len = d.norm();
-      if (len < 1e-9) continue;  // the segment along a box edge: that facet is a box face
-      d /= len;
-      for (const Vec3& m : {d, Vec3(-d)})
-        if (const double fm = psi(a, b, m); fm < f) f = fm, n = m;
-    }
-  }
-  ContactPoint out;
-  out.normal = n;
-  out.gap = -f;
-  out.point = kinked_contact_point(a, b, n, out.gap);
-  return out;
-}
 }  // namespace
 
 bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out, double max_gap,
                      const Vec3* hint) {
-  if (!a.tri && !b.tri) {
-    const ShapeType ta = a.g->type, tb = b.g->type;
-    const bool cb = ta == ShapeType::Capsule && tb == ShapeType::Box;
-    if (cb || (ta == ShapeType::Box && tb == ShapeType::Capsule)) {
-      ContactPoint c = cb ? capsule_box(a, b) : capsule_box(b, a);
-      if (!cb) {
-        c.point += c.gap * c.normal;  // roles swapped (narrowphase.hpp)
-        c.normal = -c.normal;
-      }
-      if (!std::isfinite(c.gap) || !c.normal.allFinite() || !c.point.allFinite()) return false;
-      return *out = c, true;
-    }
-  }
   const Vec3 ca = a.tri ? a.tri_center() : a.X.p;
   const Vec3 cb = b.tri ? b.tri_center() : b.X.p;
   // Farther than max_gap along the line of centres (-psi is the gap of the two support planes
@@ -459,6 +409,46 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   c.feature = 0;
   *out = c;
   return true;
+}
+
+// Capsule A against box B exactly (docs/collision.md, "Capsule-box"): a capsule is its segment
+// grown by its radius r, so its signed distance to the box is the segment's minus r, and the
+// segment and the box are polytopes. Separated segments: the closest points (above). Penetrating
+// ones: the depth of two polytopes is attained at a facet normal of their Minkowski difference,
+// here the box's 3 axes and the 3 products of the segment's axis with them (separating axes).
+void collide_capsule_box(const PlacedShape& a, const PlacedShape& b, double margin,
+                         std::vector<ContactPoint>& out) {
+  const Geometry& cap = *a.g;
+  const Vec3 e = b.g->half_extents;
+  const Vec3 u = a.R.col(2);
+  const Vec3 c_local = b.R.transpose() * (a.X.p - b.X.p), u_local = b.R.transpose() * u;
+  double t = 0.0;
+  const double d2 = segment_box_dist2(c_local, u_local, cap.half_length, e, &t);
+  const double scale = cap.half_length + cap.radius + e.maxCoeff();
+  Vec3 n = b.R.col(0);
+  double f;  // psi(a, b, n)
+  if (d2 > 1e-18 * scale * scale) {
+    const Vec3 p = c_local + t * u_local;
+    const Vec3 q = p.cwiseMax(-e).cwiseMin(e);
+    n = b.R * (q - p).normalized();
+    f = psi(a, b, n);
+  } else {  // touching or penetrating segment
+    f = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < 6; ++k) {
+      Vec3 d = k < 3 ? Vec3(b.R.col(k)) : Vec3(u.cross(b.R.col(k - 3)));
+      const double len = d.norm();
+      if (len < 1e-9) continue;  // the segment along a box edge: that facet is a box face
+      d /= len;
+      for (const Vec3& m : {d, Vec3(-d)})
+        if (const double fm = psi(a, b, m); fm < f) f = fm, n = m;
+    }
+  }
+  if (!std::isfinite(f) || !n.allFinite() || -f >= margin) return;  // non-finite pose: none
+  ContactPoint c;
+  c.normal = n;
+  c.gap = -f;
+  c.point = kinked_contact_point(a, b, n, c.gap);
+  if (c.point.allFinite()) out.push_back(c);
 }
 
 }  // namespace moreau
