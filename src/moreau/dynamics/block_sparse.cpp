@@ -1,6 +1,7 @@
 #include "moreau/dynamics/block_sparse.hpp"
 
 #include <cassert>
+#include <cmath>
 
 namespace moreau {
 
@@ -81,8 +82,11 @@ void BlockSparse::multiply_row_add(int i, const double* x, double* y_i) const {
 }
 
 bool BlockSparse::all_finite() const {
-  return Eigen::Map<const VecX>(values_.data(), static_cast<Eigen::Index>(values_.size()))
-      .allFinite();
+  // 0 x is NaN exactly where x is NaN or infinite, and a sum with a NaN term is NaN: one
+  // vectorized pass (Eigen's allFinite() compares x - x elementwise, 10x slower on a reduced
+  // problem's dense D).
+  const Eigen::Map<const VecX> v(values_.data(), static_cast<Eigen::Index>(values_.size()));
+  return std::isfinite((0.0 * v.array()).sum());
 }
 
 void BlockSparse::multiply(const double* x, double* y) const {

@@ -33,22 +33,24 @@ Mat3 nsn::coulomb_projection_jacobian(const Vec3& y, double mu) {
 
 namespace {
 
+using RowMatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
 struct NsnWorkspace {
   static constexpr WorkspaceSlot slot = WorkspaceSlot::Nsn;
-  GrowMat A;   // D + R, dense
-  GrowMat Ae;  // A + eps I: the Newton matrix's (the proximal term, see solve_nsn)
-  GrowMat H;   // element of the generalized Jacobian of F (with Ae)
+  GrowMat A;   // D + R, dense, where the Problem's D_dense cannot serve as it is
+  GrowMat Ae;  // A + eps I, for the Gauss-Newton fallback's H only
+  GrowMat H;   // element of the generalized Jacobian of F (with Ae), Gauss-Newton fallback only
   GrowMat N;   // H^T H + m I (Gauss-Newton steps), factored in place
   GrowMat G;   // 3 x n: rows of rho_b G for one contact
   std::optional<Eigen::LLT<Eigen::Ref<MatX>>> llt;
   std::vector<int> piv;  // the LU's row interchanges
-  GrowVec lam, v, F, rho, g, d, Ad, trial, v_eps, F_trial, best, scratch;
+  GrowVec lam, v, F, rho, g, d, Ad, trial, v_eps, F_trial, best, scratch, z;
   std::vector<double> merits;  // the last ls_memory merits, a ring
   std::vector<Mat3> dP;        // per block: the projection's Jacobian (limits: entry (0, 0))
   std::vector<char> unit;      // per row: H's row is e_i^T (separating contact, inactive limit)
   std::vector<int> act, ones;  // the other rows, the unit rows
-  GrowMat Hr;                  // H on the other rows and columns (the LU's matrix)
-  GrowVec dr;
+  Growable<RowMatX> Hr;        // H on the other rows and columns (the LU's matrix), row-major
+  GrowVec dr, gcol;            // its right-hand side; a gathered column of A
 };
 
 // F(lambda) = lambda - P_K(lambda - rho (v + Gamma(v))) into F; returns 1/2 |F|^2. With dP set,
@@ -134,7 +136,8 @@ void jacobian(const Problem& p, NsnWorkspace& w) {
 
 // In place LU with partial pivoting (LAPACK getrf's unblocked loop; Eigen's PartialPivLU would
 // allocate its permutation on every factorization). False at an exactly zero pivot.
-bool lu_factor(Eigen::Ref<MatX> A, std::vector<int>& piv) {
+template <class Matrix>
+bool lu_factor(Matrix& A, std::vector<int>& piv) {
   const Eigen::Index n = A.rows();
   piv.resize(n);
   for (Eigen::Index k = 0; k < n; ++k) {
@@ -144,17 +147,98 @@ bool lu_factor(Eigen::Ref<MatX> A, std::vector<int>& piv) {
     piv[k] = static_cast<int>(p);
     if (p != k) A.row(k).swap(A.row(p));
     const Eigen::Index m = n - k - 1;
-    A.col(k).tail(m) /= A(k, k);
+    A.col(k).tail(m) *= 1.0 / A(k, k);
     A.bottomRightCorner(m, m).noalias() -= A.col(k).tail(m) * A.row(k).tail(m);
   }
   return true;
 }
 
 // x <- A^-1 x with A's factors from lu_factor.
-void lu_solve(const Eigen::Ref<const MatX>& LU, const std::vector<int>& piv, VecRef x) {
+template <class Matrix>
+void lu_solve(const Matrix& LU, const std::vector<int>& piv, VecRef x) {
   for (size_t k = 0; k < piv.size(); ++k) std::swap(x[k], x[piv[k]]);
-  LU.triangularView<Eigen::UnitLower>().solveInPlace(x);
-  LU.triangularView<Eigen::Upper>().solveInPlace(x);
+  LU.template triangularView<Eigen::UnitLower>().solveInPlace(x);
+  LU.template triangularView<Eigen::Upper>().solveInPlace(x);
+}
+
+using MatCMap = Eigen::Map<const MatX>;
+
+// The Newton system on the rows whose H row is not a unit row e_i^T (a separating contact, an
+// inactive limit: d_i = -F_i outright): H_aa d_a = -F_a - H_au d_u, into w.Hr and w.dr, the rows
+// and columns w.act. Per block H_b = K_b (A + eps I)_b + (I - P'_b) E_b with K_b = rho_b P'_b (I +
+// Gamma'_b) (jacobian() below, which builds H whole); A symmetric, so (A + eps I)_b's entries in
+// the active columns are A's columns of the block gathered at w.act (contiguous reads), and
+// H_au d_u = K_b (A d_u)_b. The unit rows' pattern into w.unit, w.act and w.ones.
+void newton_system(const Problem& p, const MatCMap& A, double eps, NsnWorkspace& w) {
+  const int n = p.nl;
+  w.unit.assign(n, 0);
+  for (size_t k = 0; k < p.blocks.size(); ++k) {
+    const ConstraintBlock& b = p.blocks[k];
+    const bool unit = (b.cone == ConeKind::Orthant && w.dP[k](0, 0) == 0.0) ||
+                      (b.cone == ConeKind::Coulomb && w.dP[k].isZero(0.0));
+    if (unit) std::fill_n(w.unit.begin() + b.offset, b.size, 1);
+  }
+  w.act.clear();
+  w.ones.clear();
+  for (int i = 0; i < n; ++i) (w.unit[i] ? w.ones : w.act).push_back(i);
+  const int m = static_cast<int>(w.act.size());
+  w.z.setZero(n);  // A d_u, d_u = -F_u
+  for (int i : w.ones) w.z.noalias() -= w.F[i] * A.col(i);
+  w.Hr.resize(m, m);
+  w.dr.resize(m);
+  w.gcol.resize(m);
+  // Adds the rows of one piece (o, sb): H_piece = K (A + eps I)_piece + (I - P') E_piece.
+  int k0 = 0;  // the piece's first row among the active ones (blocks are all unit or none)
+  const auto add_rows = [&](int o, int sb, const Mat3& K, const Mat3& IP) {
+    for (int j = 0; j < sb; ++j) {
+      for (int c = 0; c < m; ++c) w.gcol[c] = A(w.act[c], o + j);
+      for (int i = 0; i < sb; ++i) {
+        if (j == 0)
+          w.Hr.row(k0 + i).noalias() = K(i, j) * w.gcol.transpose();
+        else if (K(i, j) != 0.0)
+          w.Hr.row(k0 + i).noalias() += K(i, j) * w.gcol.transpose();
+      }
+    }
+    for (int i = 0; i < sb; ++i) {
+      double x = -w.F[o + i];
+      for (int j = 0; j < sb; ++j) {
+        w.Hr(k0 + i, k0 + j) += eps * K(i, j) + IP(i, j);
+        x -= K(i, j) * w.z[o + j];
+      }
+      w.dr[k0 + i] = x;
+    }
+    k0 += sb;
+  };
+  for (size_t k = 0; k < p.blocks.size(); ++k) {
+    const ConstraintBlock& b = p.blocks[k];
+    const int o = b.offset;
+    if (w.unit[o]) continue;
+    const double r = w.rho[o];
+    Mat3 K = Mat3::Zero(), IP = Mat3::Zero();  // K_b and I - P'_b (top-left)
+    switch (b.cone) {
+      case ConeKind::Free:  // P' = I: row by row, K = rho_b
+        K(0, 0) = r;
+        for (int i = 0; i < b.size; ++i) add_rows(o + i, 1, K, IP);
+        break;
+      case ConeKind::Orthant:
+        K(0, 0) = r * w.dP[k](0, 0);
+        IP(0, 0) = 1.0 - w.dP[k](0, 0);
+        add_rows(o, 1, K, IP);
+        break;
+      case ConeKind::Coulomb: {
+        Mat3 T = Mat3::Identity();  // I + Gamma' (the De Saxce term's mu v_T^T / |v_T|)
+        const double vt = norm2(w.v[o], w.v[o + 1]);
+        if (vt > 0.0) {
+          T(2, 0) = b.mu * w.v[o] / vt;
+          T(2, 1) = b.mu * w.v[o + 1] / vt;
+        }
+        K = r * (w.dP[k] * T);
+        IP = Mat3::Identity() - w.dP[k];
+        add_rows(o, 3, K, IP);
+        break;
+      }
+    }
+  }
 }
 
 // One damped step from w.lam: Newton H d = -F (LU), or Gauss-Newton (H^T H + m I) d = -H^T F when
@@ -164,38 +248,26 @@ void lu_solve(const Eigen::Ref<const MatX>& LU, const std::vector<int>& piv, Vec
 // largest merit of the last iterates (nonmonotone). The accepted iterate is in w.trial, its step
 // length in alpha.
 enum class Step { Accepted, NoDecrease, NotPositiveDefinite };
-Step damped_step(const Problem& p, const NsnSettings& S, double eps, double theta, double theta_ref,
-                 NsnWorkspace& w, double& alpha) {
+Step damped_step(const Problem& p, const MatCMap& A, const NsnSettings& S, double eps, double theta,
+                 double theta_ref, NsnWorkspace& w, double& alpha) {
   const int n = p.nl;
-  jacobian(p, w);
   w.d.resize(n);
   w.g.resize(n);
   bool newton = false;
   if (eps > 0.0) {
-    // A unit row gives d_i = -F_i outright; the LU runs on the other rows, with the unit rows'
-    // columns moved to the right-hand side (separating contacts shrink the system).
-    w.act.clear();
-    w.ones.clear();
-    for (int i = 0; i < n; ++i) (w.unit[i] ? w.ones : w.act).push_back(i);
-    const int m = static_cast<int>(w.act.size());
-    w.d = -w.F;
-    w.Hr.resize(m, m);
-    w.dr.resize(m);
-    for (int c = 0; c < m; ++c)
-      for (int r = 0; r < m; ++r) w.Hr(r, c) = w.H(w.act[r], w.act[c]);
-    for (int r = 0; r < m; ++r) {
-      double x = w.d[w.act[r]];
-      for (int i : w.ones) x -= w.H(w.act[r], i) * w.d[i];
-      w.dr[r] = x;
-    }
+    newton_system(p, A, eps, w);
     newton = lu_factor(w.Hr, w.piv);
     if (newton) {
       lu_solve(w.Hr, w.piv, w.dr);
-      for (int r = 0; r < m; ++r) w.d[w.act[r]] = w.dr[r];
+      w.d = -w.F;
+      for (int r = 0; r < static_cast<int>(w.act.size()); ++r) w.d[w.act[r]] = w.dr[r];
       newton = w.d.allFinite();
     }
   }
   if (!newton) {
+    w.Ae = A;
+    w.Ae.diagonal().array() += eps;
+    jacobian(p, w);
     w.N.resize(n, n);
     w.N.noalias() = w.H.transpose() * w.H;
     // A ridge of 1e-12 of the largest diagonal entry keeps the factorization defined where
@@ -213,7 +285,7 @@ Step damped_step(const Problem& p, const NsnSettings& S, double eps, double thet
   w.F_trial.resize(n);
   // v is affine in lambda: one product A d per step, O(n) per trial.
   w.Ad.resize(n);
-  w.Ad.noalias() = w.A * w.d;
+  w.Ad.noalias() = A * w.d;
   alpha = 1.0;
   for (int k = 0; k <= S.ls_steps; ++k, alpha *= 0.5) {
     w.trial = w.lam + alpha * w.d;
@@ -243,16 +315,24 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
   }
   const auto t0 = std::chrono::steady_clock::now();
   auto& w = wsp.get<NsnWorkspace>();
-  // Set-up: A = D + R, dense, and the block scales.
-  if (p.has_dense)
-    w.A = p.D_dense.topLeftCorner(n, n);
-  else
-    p.D.to_dense(w.A);
-  if (p.R.size() == n) w.A.diagonal() += p.R;
+  // Set-up: A = D + R, dense (the Problem's own dense D where there is no R: no copy), and the
+  // block scales.
+  const double* a = nullptr;
+  if (p.has_dense && p.R.size() != n && p.D_dense.rows() == n && p.D_dense.cols() == n) {
+    a = p.D_dense.data();
+  } else {
+    if (p.has_dense)
+      w.A = p.D_dense.topLeftCorner(n, n);
+    else
+      p.D.to_dense(w.A);
+    if (p.R.size() == n) w.A.diagonal() += p.R;
+    a = w.A.data();
+  }
+  const MatCMap A(a, n, n);
   w.rho.resize(n);
   w.dP.resize(p.blocks.size());
   for (const ConstraintBlock& b : p.blocks) {
-    const double mean = w.A.diagonal().segment(b.offset, b.size).mean();
+    const double mean = A.diagonal().segment(b.offset, b.size).mean();
     w.rho.segment(b.offset, b.size).setConstant(mean > 0.0 ? S.rho_scale / mean : S.rho_scale);
   }
   // The proximal term (Rockafellar 1976; Siconos's PROX wraps its Newton solver the same way):
@@ -266,15 +346,10 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
   // 100x and the step is retried, up to prox_max; a full step shrinks it 10x (Levenberg-Marquardt's
   // rule applied to the proximal term). docs/performance.md: on the humanoid's reduced problems
   // this settled 749 of 958 instead of 584.
-  const double max_diag = w.A.diagonal().cwiseAbs().maxCoeff();
+  const double max_diag = A.diagonal().cwiseAbs().maxCoeff();
   const double eps0 = S.prox * max_diag, eps_max = std::max(eps0, S.prox_max * max_diag);
   double eps = eps0;
-  auto set_eps = [&](double e) {
-    eps = e;
-    w.Ae.diagonal() = w.A.diagonal().array() + eps;
-  };
-  w.Ae = w.A;
-  set_eps(eps0);
+  auto set_eps = [&](double e) { eps = e; };
   sol.setup_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   w.lam.resize(n);
@@ -283,7 +358,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
   else
     w.lam = ws_in.lambda;
   w.v.resize(n);
-  w.v.noalias() = w.A * w.lam;
+  w.v.noalias() = A * w.lam;
   w.v += p.v_f;
   w.F.resize(n);
   double theta = natural_map(p, w.lam, w.v, w.rho, w.F, &w.dP);
@@ -336,7 +411,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
     double alpha = 1.0;
     for (;;) {
       const double theta_ref = *std::max_element(w.merits.begin(), w.merits.end());
-      step = damped_step(p, S, eps, theta, theta_ref, w, alpha);
+      step = damped_step(p, A, S, eps, theta, theta_ref, w, alpha);
       if (step != Step::NoDecrease || !(eps > 0.0) || eps >= eps_max) break;
       set_eps(std::min(100.0 * eps, eps_max));
     }
@@ -351,7 +426,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
     }
     if (alpha == 1.0 && eps > eps0) set_eps(std::max(eps0, 0.1 * eps));
     w.lam.swap(w.trial);
-    w.v.noalias() = w.A * w.lam;  // afresh, so that the stopping test sees no accumulated drift
+    w.v.noalias() = A * w.lam;  // afresh, so that the stopping test sees no accumulated drift
     w.v += p.v_f;
     theta = natural_map(p, w.lam, w.v, w.rho, w.F, &w.dP);
     w.merits[(it + 1) % memory] = theta;

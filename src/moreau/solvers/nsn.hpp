@@ -4,12 +4,13 @@
 // with one scale rho_b = rho_scale / (mean diagonal of A_bb) per block, as Alart & Curnier (1991)
 // scale their function: per block, lambda_b = P_K(lambda_b - rho_b w_b) holds for one rho_b > 0 iff
 // it holds for all, so F = 0 exactly where the unscaled natural map (the stopping test) is 0.
-// Each iteration takes an element H of F's generalized Jacobian (Qi & Sun 1993), solves the
-// Gauss-Newton system (H^T H + eps I) d = -H^T F (eps = 1e-12 of the largest diagonal entry: the
-// least-squares Newton step, defined where redundant contacts make H singular), and backtracks on
-// 1/2 |F|^2 (Armijo). Dense: A is formed densely, for problems of at most max_rows rows. Made for
-// small problems solved many times from a warm start (the fast path's reduced NCP,
-// docs/performance.md), where it converges in a few iterations.
+// Each iteration takes an element H of F's generalized Jacobian (Qi & Sun 1993) with A + eps I in
+// place of A (a proximal term, docs/solvers.md), solves H d = -F by LU on the rows that are not
+// unit rows (separating contacts and inactive limits give d_i = -F_i outright), and backtracks on
+// 1/2 |F|^2 (nonmonotone Armijo); where the LU fails, the Gauss-Newton step (H^T H + 1e-12 max
+// diag I) d = -H^T F. Dense: A is D_dense itself where the Problem has it and no R, for problems
+// of at most max_rows rows. Made for small problems solved many times from a warm start (the fast
+// path's reduced NCP, docs/performance.md), where it converges in a few iterations.
 #include "moreau/solvers/solver.hpp"
 
 namespace moreau {
