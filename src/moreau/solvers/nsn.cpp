@@ -7,6 +7,10 @@
 #include <limits>
 #include <optional>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <Eigen/Cholesky>
 
 #include "moreau/ncp/cones.hpp"
@@ -134,21 +138,87 @@ void jacobian(const Problem& p, NsnWorkspace& w) {
   }
 }
 
-// In place LU with partial pivoting (LAPACK getrf's unblocked loop; Eigen's PartialPivLU would
-// allocate its permutation on every factorization). False at an exactly zero pivot.
-template <class Matrix>
-bool lu_factor(Matrix& A, std::vector<int>& piv) {
-  const Eigen::Index n = A.rows();
+// t_j = (((t_j - l_0 u_0j) - l_1 u_1j) - ...) - l_(b-1) u_(b-1)j for j < m, b <= 4: the elementwise
+// operations of b rank-1 updates in one sweep (SSE2, x86-64's baseline, two lanes at a time; each
+// lane does the scalar loop's operations in its order).
+inline void panel_update(double* t, const double* const* u, const double* l, int b, int m) {
+  int j = 0;
+#if defined(__SSE2__)
+  if (b == 4) {
+    const __m128d a0 = _mm_set1_pd(l[0]), a1 = _mm_set1_pd(l[1]), a2 = _mm_set1_pd(l[2]),
+                  a3 = _mm_set1_pd(l[3]);
+    for (; j + 2 <= m; j += 2) {
+      __m128d x = _mm_loadu_pd(t + j);
+      x = _mm_sub_pd(x, _mm_mul_pd(a0, _mm_loadu_pd(u[0] + j)));
+      x = _mm_sub_pd(x, _mm_mul_pd(a1, _mm_loadu_pd(u[1] + j)));
+      x = _mm_sub_pd(x, _mm_mul_pd(a2, _mm_loadu_pd(u[2] + j)));
+      x = _mm_sub_pd(x, _mm_mul_pd(a3, _mm_loadu_pd(u[3] + j)));
+      _mm_storeu_pd(t + j, x);
+    }
+  }
+  if (b == 2) {
+    const __m128d a0 = _mm_set1_pd(l[0]), a1 = _mm_set1_pd(l[1]);
+    for (; j + 2 <= m; j += 2) {
+      __m128d x = _mm_loadu_pd(t + j);
+      x = _mm_sub_pd(x, _mm_mul_pd(a0, _mm_loadu_pd(u[0] + j)));
+      x = _mm_sub_pd(x, _mm_mul_pd(a1, _mm_loadu_pd(u[1] + j)));
+      _mm_storeu_pd(t + j, x);
+    }
+  }
+#endif
+  for (; j < m; ++j) {
+    double x = t[j];
+    for (int q = 0; q < b; ++q) x -= l[q] * u[q][j];
+    t[j] = x;
+  }
+}
+
+// In place LU with partial pivoting of a row-major matrix: LAPACK getrf's unblocked loop, with the
+// trailing rows' rank-1 updates applied four pivots at a time (a panel of 4 columns factored
+// first, then each trailing row swept once for the 4 updates, (((a - l0 u0) - l1 u1) - ...), the
+// operations of the unblocked loop in its order, bit for bit, with a quarter of its loads and
+// stores). Eigen's PartialPivLU allocates its permutation on every factorization and was slower
+// at these sizes. False at an exactly zero pivot.
+bool lu_factor(Growable<RowMatX>& A, std::vector<int>& piv) {
+  constexpr int kPanel = 4;
+  const int n = static_cast<int>(A.rows());
   piv.resize(n);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    Eigen::Index p = 0;
-    if (A.col(k).tail(n - k).cwiseAbs().maxCoeff(&p) == 0.0) return false;
-    p += k;
-    piv[k] = static_cast<int>(p);
-    if (p != k) A.row(k).swap(A.row(p));
-    const Eigen::Index m = n - k - 1;
-    A.col(k).tail(m) *= 1.0 / A(k, k);
-    A.bottomRightCorner(m, m).noalias() -= A.col(k).tail(m) * A.row(k).tail(m);
+  double* a = A.data();
+  const auto row = [&](int i) { return a + static_cast<Eigen::Index>(i) * n; };
+  for (int k0 = 0; k0 < n; k0 += kPanel) {
+    const int b = std::min(kPanel, n - k0), k1 = k0 + b;  // the panel's columns [k0, k1)
+    for (int k = k0; k < k1; ++k) {
+      // Column k's pivot: the row of the largest |entry| (the first among equals) swapped to k
+      // (whole rows: the trailing updates still owed travel with their multipliers).
+      int p = k;
+      double big = std::abs(row(k)[k]);
+      for (int i = k + 1; i < n; ++i)
+        if (std::abs(row(i)[k]) > big) big = std::abs(row(p = i)[k]);
+      if (big == 0.0) return false;
+      piv[k] = p;
+      if (p != k) std::swap_ranges(row(k), row(k) + n, row(p));
+      const double inv = 1.0 / row(k)[k];
+      const double* uk = row(k);
+      for (int i = k + 1; i < n; ++i) {  // L's column, and the panel's columns right of k
+        double* r = row(i);
+        r[k] *= inv;
+        for (int c = k + 1; c < k1; ++c) r[c] -= r[k] * uk[c];
+      }
+    }
+    const int m = n - k1;
+    if (m == 0) break;
+    const double* u[kPanel];
+    double l[kPanel];
+    for (int q = 0; q < b; ++q) u[q] = row(k0 + q) + k1;
+    for (int q = 1; q < b; ++q) {  // the panel's rows right of it: the pivots above them
+      const double* r = row(k0 + q);
+      panel_update(row(k0 + q) + k1, u, r + k0, q, m);
+    }
+    for (int i = k1; i < n; ++i) {
+      double* r = row(i);
+      for (int q = 0; q < b; ++q) l[q] = r[k0 + q];
+      panel_update(r + k1, u, l, b, m);
+    }
   }
   return true;
 }
