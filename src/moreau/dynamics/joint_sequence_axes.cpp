@@ -26,7 +26,7 @@ constexpr double kLinearTail = 1e-7;  // a step below this is the last (see sequ
 Vec6 pose_error(const Pose& Gq, const Pose& G) {
   Vec6 e;
   const Quat qi = Gq.q.conjugate();
-  e.head<3>() = qi * (G.p - Gq.p);
+  e.head<3>() = rotate(qi, G.p - Gq.p);
   e.tail<3>() = quat_log((qi * G.q).normalized());
   return e;
 }

@@ -33,14 +33,14 @@ Pose sequence_pose(const std::vector<SequenceJoint>& seq, const SequenceCoords& 
     const Vec3 anchor = P * s.anchor;  // fixed by this joint's own motion
     switch (s.kind) {
       case SequenceKind::Hinge: {
-        col[nc++] = {P.q * s.axis, anchor, true};
+        col[nc++] = {rotate(P.q, s.axis), anchor, true};
         const Quat r(Eigen::AngleAxisd(q[o], s.axis));
-        P = P * Pose{s.anchor - r * s.anchor, r};
+        P = P * Pose{s.anchor - rotate(r, s.anchor), r};
         break;
       }
       case SequenceKind::Slide:
-        col[nc++] = {P.q * s.axis, Vec3::Zero(), false};
-        P.p += P.q * (q[o] * s.axis);
+        col[nc++] = {rotate(P.q, s.axis), Vec3::Zero(), false};
+        P.p += rotate(P.q, q[o] * s.axis);
         break;
       case SequenceKind::Ball: {
         const Quat r = Quat(q[o], q[o + 1], q[o + 2], q[o + 3]).normalized();
