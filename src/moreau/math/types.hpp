@@ -40,8 +40,10 @@ struct Pose {
   Vec3 p = Vec3::Zero();
   Quat q = Quat::Identity();
 
-  Vec3 operator*(const Vec3& x) const { return p + rotate(q, x); }
-  Pose operator*(const Pose& b) const { return {p + rotate(q, b.p), (q * b.q).normalized()}; }
+  EIGEN_ALWAYS_INLINE Vec3 operator*(const Vec3& x) const { return p + rotate(q, x); }
+  EIGEN_ALWAYS_INLINE Pose operator*(const Pose& b) const {
+    return {p + rotate(q, b.p), (q * b.q).normalized()};
+  }
   Pose inverse() const {
     const Quat qi = q.conjugate();
     return {-rotate(qi, p), qi};
