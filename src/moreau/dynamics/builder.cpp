@@ -124,7 +124,7 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
   if (theta_method) std::fill(theta_on_.begin(), theta_on_.end(), 0);
   for (int jn = 0; jn < m.num_joints(); ++jn) {
     const Joint& j = m.joints()[jn];
-    const JointAxes& ax = axes_[jn];
+    const JointAxes& ax = (*ax_)[jn];
     const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
     for (int k = 0; k < ax.d; ++k) {
       const DofActuator& a = j.actuators[k];
@@ -256,7 +256,7 @@ void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st
   const Model& m = *model_;
   for (int jn = 0; jn < m.num_joints(); ++jn) {
     const Joint& j = m.joints()[jn];
-    const JointAxes& ax = axes_[jn];
+    const JointAxes& ax = (*ax_)[jn];
     if (ax.m == 0) continue;
     ConstraintBlock& b = p_.blocks.emplace_back();
     b.kind = RowKind::Joint;
@@ -298,7 +298,7 @@ void ProblemBuilder::add_limit_blocks(const State& s, const DynamicsSettings& st
   const Model& m = *model_;
   for (int jn = 0; jn < m.num_joints(); ++jn) {
     const Joint& j = m.joints()[jn];
-    const JointAxes& ax = axes_[jn];
+    const JointAxes& ax = (*ax_)[jn];
     const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
     for (int k = 0; k < ax.d; ++k) {
       const DofLimit& lim = j.limits[k];
@@ -435,10 +435,12 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
                                      const std::vector<JointAxes>* axes) {
   const Model& m = *model_;
   p_.dt = dt;
-  if (axes != nullptr && static_cast<int>(axes->size()) == m.num_joints())
-    std::copy(axes->begin(), axes->end(), axes_.begin());
-  else
+  if (axes != nullptr && static_cast<int>(axes->size()) == m.num_joints()) {
+    ax_ = axes;  // in place: no copy of every joint's rows
+  } else {
     for (int jn = 0; jn < m.num_joints(); ++jn) joint_axes(m.joints()[jn], s, axes_[jn]);
+    ax_ = &axes_;
+  }
   add_forces(s, st, dt);
 
   // Upper bound on rows: joints + 2 per limited DoF + 3 per contact.
@@ -469,6 +471,7 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
   for (int r = 0; r < nl; ++r) p_.v_f[r] += bias_[r];
   build_delassus(st);
   if (st.softening.enabled) apply_softening(p_, st.softening);
+  ax_ = &axes_;  // the caller's may change after the build (and a copied builder keeps its own)
   return p_;
 }
 

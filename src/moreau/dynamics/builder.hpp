@@ -14,12 +14,12 @@ class ProblemBuilder {
   explicit ProblemBuilder(const Model& model);
   // Builds the Problem at state s (time s.t, used by scripted actuators). The reference stays
   // valid until the next build. Allocates only when the problem grows. `axes`: every joint's
-  // joint_axes at s when the caller has them (PositionProjector::axes_at), else evaluated here.
+  // joint_axes at s when the caller has them (PositionProjector::axes_at), read in place (it must
+  // stay unchanged until build returns), else evaluated here.
   const Problem& build(const State& s, const std::vector<Contact>& contacts, double dt,
                        const DynamicsSettings& settings,
                        const std::vector<JointAxes>* axes = nullptr);
   const Problem& problem() const { return p_; }
-  const std::vector<JointAxes>& joint_axes_cache() const { return axes_; }
   // Whether build() also fills Problem::D_dense (when nl <= DynamicsSettings::dense_limit). Only
   // solvers that read the dense copy need it (SolverInfo::reads_dense); on by default.
   void set_build_dense(bool on) { build_dense_ = on; }
@@ -45,7 +45,8 @@ class ProblemBuilder {
 
   const Model* model_;
   Problem p_;
-  std::vector<JointAxes> axes_;
+  std::vector<JointAxes> axes_;                // evaluated here when the caller has none
+  const std::vector<JointAxes>* ax_ = &axes_;  // during a build: the caller's or axes_
   JointAxes pred_axes_;
   State pred_;                       // s [+] dt u-, for drift compensation
   std::vector<double> bias_, fbuf_;  // v_B + E v^- per row, before it is added to J u_free
