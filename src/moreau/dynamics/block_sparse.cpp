@@ -62,10 +62,11 @@ inline void block_gemv(int rows, int cols, const double* a, const double* x, dou
 }
 }  // namespace
 
-void BlockSparse::multiply_row_add(int i, const double* x, double* y_i) const {
+void BlockSparse::multiply_row_add(int i, const double* x, double* y_i, int first_block) const {
   const int si = size_[i];
   for (int e = row_start_[i]; e < row_start_[i + 1]; ++e) {
     const int j = col_[e], sj = size_[j];
+    if (j < first_block) continue;
     const double* a = values_.data() + value_start_[e];
     const double* xj = x + offset_[j];
     if (si == 3 && sj == 3)

@@ -40,7 +40,8 @@ class BlockSparse {
   void multiply(const double* x, double* y) const;
   // y_i += sum_j D_ij x_j for block row i only (eq. 13 restricted to a block); y_i points to
   // the block's own size(i) entries.
-  void multiply_row_add(int i, const double* x, double* y_i) const;
+  // first_block > 0: only the columns of blocks j >= first_block (x zero on the others).
+  void multiply_row_add(int i, const double* x, double* y_i, int first_block = 0) const;
   // Dense copy (for small problems and for solvers that factor D).
   void to_dense(MatX& out) const;
   void to_dense(GrowMat& out) const;

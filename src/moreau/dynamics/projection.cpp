@@ -236,7 +236,14 @@ void PositionProjector::correct(State& s, bool chord) {
     if (!isl.factored) continue;
     // x = (A + eps)^-1 phi, then one step of iterative refinement x += (A + eps)^-1 (phi - A x):
     // the range part of the error shrinks from eps / sigma to (eps / sigma)^2 (a long chain's
-    // sigma_min / sigma_max reaches 1e-5).
+    // sigma_min / sigma_max reaches 1e-5). Where the smallest pivot of L L^T is above 1e-4 of the
+    // largest (no redundant rows, a tree), eps / sigma_min <= 1e-8: the refinement is skipped.
+    const double pmin = chol.min_pivot(), pmax = chol.max_pivot();
+    if (pmin * pmin >= 1e-4 * pmax * pmax) {
+      chol.solve(isl.rhs.data(), isl.scratch.data());
+      apply_correction(isl);
+      continue;
+    }
     isl.x = isl.rhs;
     chol.solve(isl.x.data(), isl.scratch.data());
     apply_delassus(isl, isl.x, isl.res);

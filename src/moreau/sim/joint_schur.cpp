@@ -146,11 +146,11 @@ void JointSchur::expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lamb
   const BlockCholesky& chol = chols_[cur_];
   // lambda_j = -D_jj^-1 (v_j + D_jc lambda_c), then one step of iterative refinement against the
   // residual r = D_jj lambda_j + D_jc lambda_c + v_j (both from D's joint rows: lambda_j = 0 in
-  // the first).
+  // the first, which reads D_jc only).
   for (int pass = 0; pass < 2; ++pass) {
     yj_ = p.v_f.head(nj_);
     for (int i = 0; i < kj_; ++i)
-      p.D.multiply_row_add(i, lambda.data(), yj_.data() + p.blocks[i].offset);
+      p.D.multiply_row_add(i, lambda.data(), yj_.data() + p.blocks[i].offset, pass == 0 ? kj_ : 0);
     chol.solve(yj_.data(), rj_.data());
     lambda.head(nj_) -= yj_;
   }
