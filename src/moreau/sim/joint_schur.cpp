@@ -126,12 +126,18 @@ bool JointSchur::reduce(const Problem& p) {
       for (int j = 0; j < nbk; ++j) red_.D.push_entry(i, j);
     red_.D.finalize();
   }
-  for (int i = 0; i < nbk; ++i)
+  // Entry by entry, row-major blocks from the column-major D_S (a raw loop: most blocks are 3x3
+  // and 1x3, where a block expression's set-up costs more than the copy).
+  const double* dense = red_.D_dense.data();
+  for (int i = 0; i < nbk; ++i) {
+    const int oi = red_.D.block_offset(i), si = red_.D.block_size(i);
     for (int e = red_.D.row_start(i); e < red_.D.row_start(i + 1); ++e) {
-      const int j = red_.D.entry_col(e);
-      red_.D.entry(e) = red_.D_dense.block(red_.D.block_offset(i), red_.D.block_offset(j),
-                                           red_.D.block_size(i), red_.D.block_size(j));
+      const int j = red_.D.entry_col(e), oj = red_.D.block_offset(j), sj = red_.D.block_size(j);
+      double* v = red_.D.entry(e).data();
+      for (int r = 0; r < si; ++r)
+        for (int c = 0; c < sj; ++c) v[r * sj + c] = dense[(oj + c) * nc_ + oi + r];
     }
+  }
   red_.R.resize(0);
   red_.v_r.resize(0);
   return true;
