@@ -437,6 +437,16 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
   p_.dt = dt;
   if (axes != nullptr && static_cast<int>(axes->size()) == m.num_joints()) {
     ax_ = axes;  // in place: no copy of every joint's rows
+    // A joint sequence's warm start (its coordinates and constraint basis) kept current, for the
+    // steps that evaluate here (a state set by the caller).
+    for (int jn = 0; jn < m.num_joints(); ++jn)
+      if (m.joints()[jn].type == JointType::Sequence) {
+        const JointAxes& from = (*axes)[jn];
+        JointAxes& to = axes_[jn];
+        to.seq_joint = from.seq_joint;
+        to.seq_q = from.seq_q;
+        to.seq_C = from.seq_C;
+      }
   } else {
     for (int jn = 0; jn < m.num_joints(); ++jn) joint_axes(m.joints()[jn], s, axes_[jn]);
     ax_ = &axes_;
@@ -471,7 +481,7 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
   for (int r = 0; r < nl; ++r) p_.v_f[r] += bias_[r];
   build_delassus(st);
   if (st.softening.enabled) apply_softening(p_, st.softening);
-  ax_ = &axes_;  // the caller's may change after the build (and a copied builder keeps its own)
+  ax_ = &axes_;  // the caller's may change after the build
   return p_;
 }
 

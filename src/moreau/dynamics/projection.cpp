@@ -236,8 +236,11 @@ void PositionProjector::correct(State& s, bool chord) {
     if (!isl.factored) continue;
     // x = (A + eps)^-1 phi, then one step of iterative refinement x += (A + eps)^-1 (phi - A x):
     // the range part of the error shrinks from eps / sigma to (eps / sigma)^2 (a long chain's
-    // sigma_min / sigma_max reaches 1e-5). Where the smallest pivot of L L^T is above 1e-4 of the
-    // largest (no redundant rows, a tree), eps / sigma_min <= 1e-8: the refinement is skipped.
+    // sigma_min / sigma_max reaches 1e-5). Redundant rows (loops) show as a pivot of L at the
+    // regularization's scale; where the smallest pivot is above 1e-2 of the largest (inactive rows'
+    // unit placeholders included) there are none, and the refinement is skipped: the correction is
+    // then off by eps / sigma_min relative (1e-12 times the condition number, 1e-7 on a long
+    // chain), which the next correction, a chord step on the same factor, removes.
     const double pmin = chol.min_pivot(), pmax = chol.max_pivot();
     if (pmin * pmin >= 1e-4 * pmax * pmax) {
       chol.solve(isl.rhs.data(), isl.scratch.data());

@@ -236,8 +236,8 @@ using MatCMap = Eigen::Map<const MatX>;
 // The Newton system on the rows whose H row is not a unit row e_i^T (a separating contact, an
 // inactive limit: d_i = -F_i outright): H_aa d_a = -F_a - H_au d_u, into w.Hr and w.dr, the rows
 // and columns w.act. Per block H_b = K_b (A + eps I)_b + (I - P'_b) E_b with K_b = rho_b P'_b (I +
-// Gamma'_b) (jacobian() below, which builds H whole); A symmetric, so (A + eps I)_b's entries in
-// the active columns are A's columns of the block gathered at w.act (contiguous reads), and
+// Gamma'_b) (jacobian() below, which builds H whole): the block's rows of A gathered at the
+// columns w.act (A need not be symmetric: FCLib's W and user problems are taken as given), and
 // H_au d_u = K_b (A d_u)_b. The unit rows' pattern into w.unit, w.act and w.ones.
 void newton_system(const Problem& p, const MatCMap& A, double eps, NsnWorkspace& w) {
   const int n = p.nl;
@@ -261,7 +261,7 @@ void newton_system(const Problem& p, const MatCMap& A, double eps, NsnWorkspace&
   int k0 = 0;  // the piece's first row among the active ones (blocks are all unit or none)
   const auto add_rows = [&](int o, int sb, const Mat3& K, const Mat3& IP) {
     for (int j = 0; j < sb; ++j) {
-      for (int c = 0; c < m; ++c) w.gcol[c] = A(w.act[c], o + j);
+      for (int c = 0; c < m; ++c) w.gcol[c] = A(o + j, w.act[c]);
       for (int i = 0; i < sb; ++i) {
         if (j == 0)
           w.Hr.row(k0 + i).noalias() = K(i, j) * w.gcol.transpose();
@@ -282,7 +282,7 @@ void newton_system(const Problem& p, const MatCMap& A, double eps, NsnWorkspace&
   for (size_t k = 0; k < p.blocks.size(); ++k) {
     const ConstraintBlock& b = p.blocks[k];
     const int o = b.offset;
-    if (w.unit[o]) continue;
+    if (b.size == 0 || w.unit[o]) continue;
     const double r = w.rho[o];
     Mat3 K = Mat3::Zero(), IP = Mat3::Zero();  // K_b and I - P'_b (top-left)
     switch (b.cone) {
