@@ -1,6 +1,7 @@
 // nsn (semismooth Newton on the natural map): the cone projection's Jacobian against finite
 // differences, the point mass's stick and slip answers, agreement with nbgs-exact on random
-// contact problems with joint and limit rows, local quadratic convergence (on every kind of row),
+// contact problems with joint and limit rows, local quadratic convergence (on every kind of row,
+// and with an asymmetric D),
 // redundant contacts, and the size limit.
 #include <gtest/gtest.h>
 
@@ -184,6 +185,34 @@ TEST(Nsn, ConvergesQuadraticallyOnEveryKindOfRow) {
   EXPECT_GT(unit_rows, 0);
   EXPECT_GT(sliding, 0);
   EXPECT_GT(sticking, 0);
+}
+
+TEST(Nsn, NewtonRowsFollowAnAsymmetricD) {
+  // FCLib's W and user problems are taken as given, not symmetrized: the Newton matrix's rows are
+  // A's rows. With D made asymmetric (1e-2 of its scale), a Newton matrix built from A's columns
+  // is not F's Jacobian, and the step from 1e-7 away no longer squares the error.
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int checked = 0;
+  for (int k = 0; k < 10; ++k) {
+    const Problem sym = random_contacts(rng, 4, 4, 0.5, 1.0);
+    MatX D;
+    sym.D.to_dense(D);
+    const MatX S = MatX::NullaryExpr(D.rows(), D.cols(), [&] { return u(rng); });
+    D += 1e-2 * D.diagonal().maxCoeff() * (S - S.transpose());
+    const Problem p = from_dense(sym.blocks, D, sym.v_f);
+    const Solution ref = run("nsn", p, 1e-14, 300);
+    if (!ref.converged()) continue;
+    WarmStart warm;
+    warm.lambda = ref.lambda;
+    for (int i = 0; i < p.nl; ++i) warm.lambda[i] += 1e-7 * std::cos(3.0 + i);
+    const Solution sol = run("nsn", p, 1e-13, 50, warm);
+    ASSERT_TRUE(sol.converged()) << k << ": " << sol.message;
+    ASSERT_GE(sol.trace.size(), 2u) << k;
+    EXPECT_LT(sol.trace[1], 1e-10) << k;
+    ++checked;
+  }
+  EXPECT_GE(checked, 5);
 }
 
 TEST(Nsn, RedundantContactsConverge) {
