@@ -41,11 +41,9 @@ using RowMatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Row
 
 struct NsnWorkspace {
   static constexpr WorkspaceSlot slot = WorkspaceSlot::Nsn;
-  GrowMat A;   // D + R, dense, where the Problem's D_dense cannot serve as it is
-  GrowMat Ae;  // A + eps I, for the Gauss-Newton fallback's H only
-  GrowMat H;   // element of the generalized Jacobian of F (with Ae), Gauss-Newton fallback only
-  GrowMat N;   // H^T H + m I (Gauss-Newton steps), factored in place
-  GrowMat G;   // 3 x n: rows of rho_b G for one contact
+  GrowMat A;  // D + R, dense, where the Problem's D_dense cannot serve as it is
+  GrowMat H;  // element of the generalized Jacobian of F (A + eps I), Gauss-Newton fallback only
+  GrowMat N;  // H^T H + m I (Gauss-Newton steps), factored in place
   std::optional<Eigen::LLT<Eigen::Ref<MatX>>> llt;
   std::vector<int> piv;  // the LU's row interchanges
   GrowVec lam, v, F, rho, g, d, Ad, trial, v_eps, F_trial, best, scratch, z;
@@ -85,57 +83,6 @@ double natural_map(const Problem& p, const VecCRef& lam, const VecCRef& v, const
     }
   }
   return 0.5 * F.squaredNorm();
-}
-
-// H = dF/dlambda with Ae = A + eps I in place of A: per block, H_b = (E_b - P'_b E_b) + rho_b P'_b
-// G_b with G = (I + Gamma'(v)) Ae (the De Saxce term's derivative mu v_T^T / |v_T| on the normal
-// row; 0 at v_T = 0).
-void jacobian(const Problem& p, NsnWorkspace& w) {
-  const int n = p.nl;
-  w.H.resize(n, n);
-  w.unit.assign(n, 0);
-  for (size_t k = 0; k < p.blocks.size(); ++k) {
-    const ConstraintBlock& b = p.blocks[k];
-    const int o = b.offset, m = b.size;
-    const double r = w.rho[o];
-    switch (b.cone) {
-      case ConeKind::Free:
-        w.H.middleRows(o, m) = r * w.Ae.middleRows(o, m);
-        break;
-      case ConeKind::Orthant: {
-        const double dp = w.dP[k](0, 0);
-        if (dp == 0.0) {  // inactive: F = lambda
-          w.H.row(o).setZero();
-          w.H(o, o) = 1.0;
-          w.unit[o] = 1;
-          break;
-        }
-        w.H.row(o) = (r * dp) * w.Ae.row(o);
-        w.H(o, o) += 1.0 - dp;
-        break;
-      }
-      case ConeKind::Coulomb: {
-        const Mat3& P = w.dP[k];
-        if (P.isZero(0.0)) {  // in the polar cone (separating): F_b = lambda_b, H_b = E_b
-          w.H.middleRows(o, 3).setZero();
-          w.H.block<3, 3>(o, o).setIdentity();
-          w.unit[o] = w.unit[o + 1] = w.unit[o + 2] = 1;
-          break;
-        }
-        const double vt = norm2(w.v[o], w.v[o + 1]);
-        w.G = r * w.Ae.middleRows(o, 3);
-        if (vt > 0.0)
-          w.G.row(2) += (r * b.mu / vt) * (w.v[o] * w.Ae.row(o) + w.v[o + 1] * w.Ae.row(o + 1));
-        if (P == Mat3::Identity()) {  // inside the cone (sticking): H_b = rho_b G_b
-          w.H.middleRows(o, 3) = w.G;
-          break;
-        }
-        w.H.middleRows(o, 3).noalias() = P * w.G;
-        w.H.block<3, 3>(o, o) += Mat3::Identity() - P;
-        break;
-      }
-    }
-  }
 }
 
 // t_j = (((t_j - l_0 u_0j) - l_1 u_1j) - ...) - l_(b-1) u_(b-1)j for j < m, b <= 4: the elementwise
@@ -233,13 +180,15 @@ void lu_solve(const Matrix& LU, const std::vector<int>& piv, VecRef x) {
 
 using MatCMap = Eigen::Map<const MatX>;
 
-// The Newton system on the rows whose H row is not a unit row e_i^T (a separating contact, an
-// inactive limit: d_i = -F_i outright): H_aa d_a = -F_a - H_au d_u, into w.Hr and w.dr, the rows
-// and columns w.act. Per block H_b = K_b (A + eps I)_b + (I - P'_b) E_b with K_b = rho_b P'_b (I +
-// Gamma'_b) (jacobian() below, which builds H whole): the block's rows of A gathered at the
-// columns w.act (A need not be symmetric: FCLib's W and user problems are taken as given), and
-// H_au d_u = K_b (A d_u)_b. The unit rows' pattern into w.unit, w.act and w.ones.
-void newton_system(const Problem& p, const MatCMap& A, double eps, NsnWorkspace& w) {
+// F's generalized Jacobian H with A + eps I in place of A (the proximal term), block by block:
+// unit rows e_i^T where P'_b = 0 (a separating contact, an inactive limit: F_b = lambda_b), else
+//   H_b = K_b (A + eps I)_b + (I - P'_b) E_b,  K_b = rho_b P'_b (I + Gamma'_b),
+// Gamma' the De Saxce term's derivative (mu v_T^T / |v_T| on the normal row; 0 at v_T = 0). The
+// rows are A's (A need not be symmetric: FCLib's W and user problems are taken as given).
+// unit_rows() marks the unit rows in w.unit, w.ones and the others in w.act; for_each_piece()
+// calls f(o, sb, K, IP) for the other blocks, Free blocks row by row (P' = I, K = rho_b), with K
+// and IP = I - P'_b in their top-left sb x sb.
+void unit_rows(const Problem& p, NsnWorkspace& w) {
   const int n = p.nl;
   w.unit.assign(n, 0);
   for (size_t k = 0; k < p.blocks.size(); ++k) {
@@ -251,15 +200,56 @@ void newton_system(const Problem& p, const MatCMap& A, double eps, NsnWorkspace&
   w.act.clear();
   w.ones.clear();
   for (int i = 0; i < n; ++i) (w.unit[i] ? w.ones : w.act).push_back(i);
+}
+
+template <class Piece>
+void for_each_piece(const Problem& p, const NsnWorkspace& w, Piece&& f) {
+  for (size_t k = 0; k < p.blocks.size(); ++k) {
+    const ConstraintBlock& b = p.blocks[k];
+    const int o = b.offset;
+    if (b.size == 0 || w.unit[o]) continue;
+    const double r = w.rho[o];
+    Mat3 K = Mat3::Zero(), IP = Mat3::Zero();
+    switch (b.cone) {
+      case ConeKind::Free:
+        K(0, 0) = r;
+        for (int i = 0; i < b.size; ++i) f(o + i, 1, K, IP);
+        break;
+      case ConeKind::Orthant:
+        K(0, 0) = r * w.dP[k](0, 0);
+        IP(0, 0) = 1.0 - w.dP[k](0, 0);
+        f(o, 1, K, IP);
+        break;
+      case ConeKind::Coulomb: {
+        Mat3 T = Mat3::Identity();  // I + Gamma'
+        const double vt = norm2(w.v[o], w.v[o + 1]);
+        if (vt > 0.0) {
+          T(2, 0) = b.mu * w.v[o] / vt;
+          T(2, 1) = b.mu * w.v[o + 1] / vt;
+        }
+        K = r * (w.dP[k] * T);
+        IP = Mat3::Identity() - w.dP[k];
+        f(o, 3, K, IP);
+        break;
+      }
+    }
+  }
+}
+
+// The Newton system on the rows that are not unit rows (d_i = -F_i outright on those): H_aa d_a =
+// -F_a - H_au d_u, into w.Hr (row-major) and w.dr, the rows and columns w.act; a piece's rows of A
+// gathered at the columns w.act, and H_au d_u = K_b (A d_u)_b.
+void newton_system(const Problem& p, const MatCMap& A, double eps, NsnWorkspace& w) {
+  const int n = p.nl;
+  unit_rows(p, w);
   const int m = static_cast<int>(w.act.size());
   w.z.setZero(n);  // A d_u, d_u = -F_u
   for (int i : w.ones) w.z.noalias() -= w.F[i] * A.col(i);
   w.Hr.resize(m, m);
   w.dr.resize(m);
   w.gcol.resize(m);
-  // Adds the rows of one piece (o, sb): H_piece = K (A + eps I)_piece + (I - P') E_piece.
   int k0 = 0;  // the piece's first row among the active ones (blocks are all unit or none)
-  const auto add_rows = [&](int o, int sb, const Mat3& K, const Mat3& IP) {
+  for_each_piece(p, w, [&](int o, int sb, const Mat3& K, const Mat3& IP) {
     for (int j = 0; j < sb; ++j) {
       for (int c = 0; c < m; ++c) w.gcol[c] = A(o + j, w.act[c]);
       for (int i = 0; i < sb; ++i) {
@@ -278,37 +268,22 @@ void newton_system(const Problem& p, const MatCMap& A, double eps, NsnWorkspace&
       w.dr[k0 + i] = x;
     }
     k0 += sb;
-  };
-  for (size_t k = 0; k < p.blocks.size(); ++k) {
-    const ConstraintBlock& b = p.blocks[k];
-    const int o = b.offset;
-    if (b.size == 0 || w.unit[o]) continue;
-    const double r = w.rho[o];
-    Mat3 K = Mat3::Zero(), IP = Mat3::Zero();  // K_b and I - P'_b (top-left)
-    switch (b.cone) {
-      case ConeKind::Free:  // P' = I: row by row, K = rho_b
-        K(0, 0) = r;
-        for (int i = 0; i < b.size; ++i) add_rows(o + i, 1, K, IP);
-        break;
-      case ConeKind::Orthant:
-        K(0, 0) = r * w.dP[k](0, 0);
-        IP(0, 0) = 1.0 - w.dP[k](0, 0);
-        add_rows(o, 1, K, IP);
-        break;
-      case ConeKind::Coulomb: {
-        Mat3 T = Mat3::Identity();  // I + Gamma' (the De Saxce term's mu v_T^T / |v_T|)
-        const double vt = norm2(w.v[o], w.v[o + 1]);
-        if (vt > 0.0) {
-          T(2, 0) = b.mu * w.v[o] / vt;
-          T(2, 1) = b.mu * w.v[o + 1] / vt;
-        }
-        K = r * (w.dP[k] * T);
-        IP = Mat3::Identity() - w.dP[k];
-        add_rows(o, 3, K, IP);
-        break;
-      }
-    }
+  });
+}
+
+// H whole (n x n), for the Gauss-Newton step.
+void jacobian(const Problem& p, const MatCMap& A, double eps, NsnWorkspace& w) {
+  const int n = p.nl;
+  unit_rows(p, w);
+  w.H.resize(n, n);
+  for (int i : w.ones) {
+    w.H.row(i).setZero();
+    w.H(i, i) = 1.0;
   }
+  for_each_piece(p, w, [&](int o, int sb, const Mat3& K, const Mat3& IP) {
+    w.H.middleRows(o, sb).noalias() = K.topLeftCorner(sb, sb) * A.middleRows(o, sb);
+    w.H.block(o, o, sb, sb) += eps * K.topLeftCorner(sb, sb) + IP.topLeftCorner(sb, sb);
+  });
 }
 
 // One damped step from w.lam: Newton H d = -F (LU), or Gauss-Newton (H^T H + m I) d = -H^T F when
@@ -335,9 +310,7 @@ Step damped_step(const Problem& p, const MatCMap& A, const NsnSettings& S, doubl
     }
   }
   if (!newton) {
-    w.Ae = A;
-    w.Ae.diagonal().array() += eps;
-    jacobian(p, w);
+    jacobian(p, A, eps, w);
     w.N.resize(n, n);
     w.N.noalias() = w.H.transpose() * w.H;
     // A ridge of 1e-12 of the largest diagonal entry keeps the factorization defined where
