@@ -49,8 +49,6 @@ ProblemBuilder::ProblemBuilder(const Model& model) : model_(&model) {
   axes_.resize(model.num_joints());
   incidence_.resize(nb);
   p_.num_bodies = nb;
-  inertia_inv_.resize(nb);
-  for (int i = 0; i < nb; ++i) inertia_inv_[i] = model.bodies()[i].inertia.inverse();
   p_.M.resize(nb);
   p_.Minv.resize(nb);
   p_.u_minus.resize(6 * nb);
@@ -100,7 +98,7 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
     const Body& b = m.bodies()[i];
     const Mat3 R = s.q[i].toRotationMatrix();
     const Mat3 I = R * b.inertia * R.transpose();  // eq. 58
-    const Mat3 Iinv = R * inertia_inv_[i] * R.transpose();
+    const Mat3 Iinv = R * m.inertia_inverse(i) * R.transpose();
     Mat6& M = p_.M[i];
     M.setZero();
     M.topLeftCorner<3, 3>() = b.mass * Mat3::Identity();

@@ -51,7 +51,6 @@ class ProblemBuilder {
   State pred_;                       // s [+] dt u-, for drift compensation
   std::vector<double> bias_, fbuf_;  // v_B + E v^- per row, before it is added to J u_free
   std::vector<std::vector<std::pair<int, int>>> incidence_;  // per body: (block, slot)
-  std::vector<Mat3> inertia_inv_;  // per body: its inertia's inverse in the body frame
   std::vector<int> sizes_, cols_, mark_;
   std::vector<JacobianBlock> jminv_[2];  // J_{i,s} M^-1, per block and slot
   bool build_dense_ = true;

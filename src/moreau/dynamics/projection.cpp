@@ -22,8 +22,6 @@ PositionProjector::PositionProjector(const Model& model) : model_(&model) {
   rows_.resize(nj);
   incidence_.resize(nb);
   minv_.resize(nb);
-  inertia_inv_.resize(nb);
-  for (int i = 0; i < nb; ++i) inertia_inv_[i] = model.bodies()[i].inertia.inverse();
   dq_.resize(nb);
   axes_.resize(nj);
   // Islands: bodies connected by joints that have position errors (rows or limits).
@@ -183,7 +181,7 @@ void PositionProjector::correct(State& s, bool chord) {
     const Mat3 R = s.q[i].toRotationMatrix();
     minv_[i].setZero();
     minv_[i].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
-    minv_[i].bottomRightCorner<3, 3>() = R * inertia_inv_[i] * R.transpose();
+    minv_[i].bottomRightCorner<3, 3>() = R * m.inertia_inverse(i) * R.transpose();
   }
   Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6> W;
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6> Aij;

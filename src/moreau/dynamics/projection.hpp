@@ -68,8 +68,7 @@ class PositionProjector {
   std::vector<Island> islands_;
   std::vector<std::vector<std::pair<int, int>>> incidence_;  // per body: (joint, slot)
   std::vector<Mat6> minv_;
-  std::vector<Mat3> inertia_inv_;  // per body: its inertia's inverse in the body frame
-  std::vector<Vec6> dq_, f_;       // the correction; apply_delassus's body impulses
+  std::vector<Vec6> dq_, f_;  // the correction; apply_delassus's body impulses
   std::vector<char> done_;
   std::vector<Vec3> r_prev_;
   std::vector<Quat> q_prev_;

@@ -193,6 +193,8 @@ Result<Model> ModelBuilder::build() const {
       if (!m.bodies_[i].name.empty() && m.bodies_[k].name == m.bodies_[i].name)
         return Error{"", 0, "body '" + m.bodies_[i].name + "'", "a unique name", "a duplicate"};
   }
+  m.inertia_inv_.resize(nb);
+  for (int i = 0; i < nb; ++i) m.inertia_inv_[i] = m.bodies_[i].inertia.inverse();
   m.joint_rows_ = 0;
   for (const Joint& j : m.joints_) {
     if (auto e = validate_joint(j, nb, "joint '" + j.name + "'")) return *e;

@@ -30,6 +30,8 @@ class Model {
   int joint_rows() const { return joint_rows_; }
   int body_index(const std::string& name) const;  // -1 if absent
   int joint_index(const std::string& name) const;
+  // Body i's inverse inertia in its body frame (computed once by ModelBuilder::build).
+  const Mat3& inertia_inverse(int i) const { return inertia_inv_[i]; }
   // Largest over smallest body mass.
   double mass_ratio() const;
   double total_mass() const;
@@ -43,6 +45,7 @@ class Model {
   std::vector<Joint> joints_;
   std::vector<Geometry> geometries_;
   std::vector<std::vector<int>> body_geoms_;  // [0] = world
+  std::vector<Mat3> inertia_inv_;             // per body
   Vec3 gravity_ = Vec3(0.0, 0.0, -9.81);
   int joint_rows_ = 0;
 };
