@@ -94,6 +94,38 @@ TEST(JointSchur, AlternatingPatternsReduceAsFreshOnes) {
     }
 }
 
+// factor() alone is enough for expand(): the simulator's test of a warm start (that its limit and
+// contact impulses, with the joint impulses they imply, meet tol) gives bit for bit the answer of
+// nsn's iteration 0 on the reduced NCP, expanded, without building the reduced NCP.
+TEST(JointSchur, FactorAloneExpandsAsTheReduction) {
+  const Problem p = problem_with_contacts("quadruped", 400);
+  ASSERT_GT(p.nl, 0);
+  SolverSettings st;
+  SolverWorkspace ws;
+  Solution full;
+  ASSERT_TRUE(solve("nsn", p, st, WarmStart{}, ws, full));
+  ASSERT_TRUE(full.converged()) << full.residual;
+  JointSchur reduced, factored;
+  ASSERT_TRUE(reduced.reduce(p));
+  ASSERT_TRUE(factored.factor(p));
+  ASSERT_EQ(factored.other_rows(), reduced.reduced().nl);
+  const int nc = reduced.reduced().nl;
+  WarmStart warm;  // the converged impulse's limit and contact rows meet tol on the reduced NCP
+  warm.lambda = full.lambda.tail(nc);
+  Solution newton;
+  ASSERT_TRUE(solve("nsn", reduced.reduced(), st, warm, ws, newton));
+  EXPECT_TRUE(newton.converged());
+  EXPECT_EQ(newton.iterations, 0);
+  GrowVec a, b;
+  reduced.expand(p, newton.lambda, a);
+  factored.expand(p, warm.lambda, b);
+  EXPECT_EQ(VecX(a), VecX(b));  // bit for bit
+  VecX v(p.nl);
+  p.D.multiply(b.data(), v.data());
+  v += p.v_f;
+  EXPECT_LE(ncp_residuals(p, b, v).natmap, st.tol);
+}
+
 TEST(JointSchur, DeclinesWithoutJointRowsOrWithLoops) {
   JointSchur js;
   // box-stack: contact rows only; fourbar-fixed: a kinematic loop, D_jj singular.
@@ -166,6 +198,26 @@ TEST(FastPath, StepsMeetTheFullNaturalMapAndFollowTheFullTrajectory) {
   // round-off-sized choices: a centimetre after one second, with joints held as well.
   EXPECT_LE(dq, 1e-2);
   EXPECT_LE(viol_a, 1.5 * viol_b + 1e-6);
+}
+
+TEST(FastPath, AWarmStartThatMeetsTolIsTheStepsAnswer) {
+  // The quadruped standing: many steps keep the last step's impulses (89 of 400). Such a step is
+  // answered by its warm start (zero iterations, no reduced NCP), and its answer meets tol on the
+  // full problem.
+  Scene sc = scene_or_die("quadruped");
+  SimSettings st = sc.settings;
+  st.fast_path = true;
+  Simulator sim(sc.model, st);
+  State s = sc.initial;
+  int answered = 0;
+  const int steps = 400;
+  for (int k = 0; k < steps; ++k) {
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    test::check_full_natural_map(sim, k);
+    answered +=
+        sim.fast_path_used() && sim.solution().converged() && sim.solution().iterations == 0;
+  }
+  EXPECT_GT(answered, steps / 8);
 }
 
 TEST(FastPath, NewtonFirstConvergesMoreStepsInFewerIterations) {

@@ -5,6 +5,12 @@
 namespace moreau {
 
 bool JointSchur::reduce(const Problem& p) {
+  if (!factor(p)) return false;
+  reduce_factored(p);
+  return true;
+}
+
+bool JointSchur::factor(const Problem& p) {
   kj_ = 0;
   nj_ = 0;
   while (kj_ < p.num_blocks() && p.blocks[kj_].kind == RowKind::Joint) nj_ += p.blocks[kj_++].size;
@@ -49,7 +55,12 @@ bool JointSchur::reduce(const Problem& p) {
   // A (near) zero pivot: redundant joint rows (a kinematic loop) make D_jj singular and the
   // elimination ill-posed; the caller solves the full problem instead.
   const double lmax = chol.max_pivot(), lmin = chol.min_pivot();
-  if (!(lmax > 0.0) || lmin * lmin <= 1e-12 * lmax * lmax) return false;
+  return lmax > 0.0 && lmin * lmin > 1e-12 * lmax * lmax;
+}
+
+void JointSchur::reduce_factored(const Problem& p) {
+  const BlockSparse& D = p.D;
+  BlockCholesky& chol = chols_[cur_];
   // W = L^-1 P D_jc, block by block along the elimination tree (a column reaches the joints
   // between its bodies and the root), then D_S = D_cc - W^T W and v_S = v_c - W^T L^-1 P v_j.
   const int ncb = p.num_blocks() - kj_;
@@ -140,7 +151,6 @@ bool JointSchur::reduce(const Problem& p) {
   }
   red_.R.resize(0);
   red_.v_r.resize(0);
-  return true;
 }
 
 void JointSchur::expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lambda) {

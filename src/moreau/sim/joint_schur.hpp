@@ -24,23 +24,30 @@ class JointSchur {
   // kMaxReducedRows other rows, softening (R set), or D_jj not positive definite to working
   // precision.
   bool reduce(const Problem& p);
+  // reduce() in two stages: factor() checks that the elimination applies and factors D_jj (enough
+  // for expand()); reduce_factored() then builds reduced(), only after a factor(p) that returned
+  // true.
+  bool factor(const Problem& p);
+  void reduce_factored(const Problem& p);
   // The limit and contact rows of p with D_S and v_S (dual view only: no M, J, u); empty (nl = 0)
   // when p has joint rows only, whose answer expand() then gives with an empty lambda_c.
   const Problem& reduced() const { return red_; }
   int joint_rows() const { return nj_; }
+  int other_rows() const { return nc_; }  // limit and contact rows: reduced().nl
   // The full impulse [lambda_j; lambda_c] with lambda_j = -D_jj^-1 (v_j + D_jc lambda_c), refined
   // once against the full D (iterative refinement: the joint rows' residual then sits at round-off
-  // of the refined solve). lambda gets p.nl entries. Only after a reduce(p) that returned true.
+  // of the refined solve). lambda gets p.nl entries. Only after a factor(p) or reduce(p) that
+  // returned true.
   void expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lambda);
 
  private:
-  int nj_ = 0, nc_ = 0, kj_ = 0;       // joint rows, other rows, joint blocks
+  int nj_ = 0, nc_ = 0, kj_ = 0;  // joint rows, other rows, joint blocks
   // Joint-block patterns whose analysis is kept. A pattern not met before (islands of robots that
   // merge) is analyzed in its step, which then allocates.
   static constexpr int kPatterns = 8;
-  std::vector<BlockCholesky> chols_;   // P D_jj P^T = L L^T (math/block_cholesky.hpp), by pattern
-  int cur_ = 0, next_ = 0;             // the last reduce()'s, the next to be replaced
-  std::vector<int> jsizes_;            // the joint blocks' sizes and couplings: the pattern
+  std::vector<BlockCholesky> chols_;  // P D_jj P^T = L L^T (math/block_cholesky.hpp), by pattern
+  int cur_ = 0, next_ = 0;            // the last reduce()'s, the next to be replaced
+  std::vector<int> jsizes_;           // the joint blocks' sizes and couplings: the pattern
   BlockCholesky::Pairs jpairs_;
   GrowMat Wt_;                     // (L^-1 P D_jc)^T, nc x nj: D_cj D_jj^-1 D_jc = Wt Wt^T
   std::vector<int> wlo_, whi_;     // per joint block: the range of W's nonzero columns

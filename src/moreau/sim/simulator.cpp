@@ -85,6 +85,10 @@ bool Simulator::solve_fast(const Problem& p) {
       (info->problem != "NCP" && info->problem != "CCP") || p.R.size() != 0 || p.nl == 0)
     return false;
   const auto t0 = std::chrono::steady_clock::now();
+  // solution_ is still the last step's: its answer well inside tol predicts a warm start that
+  // meets tol (warm_answers).
+  try_warm_ = settings_.fast_path_newton > 0 &&
+              solution_.residual <= kWarmAnswerMargin * settings_.solver_settings.tol;
   islands_.split(p);
   const int ni = islands_.count();
   IslandStats stats;
@@ -102,12 +106,17 @@ bool Simulator::solve_fast(const Problem& p) {
       islands_.scatter(p, k, island_lambda_, full_lambda_);
     }
   }
-  full_v_.resize(p.nl);
-  p.D.multiply(full_lambda_.data(), full_v_.data());
-  full_v_ += p.v_f;
+  // The full natural map; an island answered by its warm start has it already.
+  double natmap = warm_natmap_;
+  if (ni == 1 && stats.warm_answers == 1) {
+    full_v_.swap(island_v_);
+  } else {
+    full_v_.resize(p.nl);
+    p.D.multiply(full_lambda_.data(), full_v_.data());
+    full_v_ += p.v_f;
+    natmap = ncp_residuals(p, full_lambda_, full_v_, info->problem == "NCP", scratch_).natmap;
+  }
   const SolverSettings& st = settings_.solver_settings;
-  const double natmap =
-      ncp_residuals(p, full_lambda_, full_v_, info->problem == "NCP", scratch_).natmap;
   const bool converged = natmap <= st.tol;
   // The split, the eliminations and the expansions count as set-up: all but the solvers'
   // iterations.
@@ -137,7 +146,12 @@ bool Simulator::solve_fast(const Problem& p) {
 // False when a solver fails or diverges (the caller then solves the full problem).
 bool Simulator::solve_island(const Problem& q, const WarmStart& warm, const SolverInfo& info,
                              GrowVec& lambda, IslandStats& stats) {
-  const bool eliminate = schur_.reduce(q);  // false without joint rows
+  const bool eliminate = schur_.factor(q);  // false without joint rows
+  if (warm_answers(q, warm, eliminate, info, lambda)) {
+    ++stats.warm_answers;
+    return true;
+  }
+  if (eliminate) schur_.reduce_factored(q);
   const Problem& r = eliminate ? schur_.reduced() : q;
   if (warm.empty())
     schur_warm_.lambda.resize(0);
@@ -162,6 +176,27 @@ bool Simulator::solve_island(const Problem& q, const WarmStart& warm, const Solv
   stats.iteration_time_s += schur_sol_.iteration_time_s;
   if (schur_sol_.status != SolveStatus::Converged) stats.status = schur_sol_.status;
   return true;
+}
+
+// Whether the warm start answers island q: its limit and contact impulses, with the joint
+// impulses they imply (JointSchur::expand, where the elimination applies), meet tol on q. That is
+// the test of a Newton iteration 0 on the reduced NCP, without building the reduced NCP: a body at
+// rest keeps its impulses (docs/performance.md, "A warm start that answers the step"). Tried only
+// after a step whose answer was within kWarmAnswerMargin tol: one at the edge of tol (a warm start
+// taken as it was) rarely meets tol a step later, and the test would cost its expansion for
+// nothing.
+bool Simulator::warm_answers(const Problem& q, const WarmStart& warm, bool eliminated,
+                             const SolverInfo& info, GrowVec& lambda) {
+  if (!try_warm_ || warm.lambda.size() != q.nl) return false;
+  if (eliminated)
+    schur_.expand(q, warm.lambda.tail(schur_.other_rows()), lambda);
+  else
+    lambda = warm.lambda;
+  island_v_.resize(q.nl);
+  q.D.multiply(lambda.data(), island_v_.data());
+  island_v_ += q.v_f;
+  warm_natmap_ = ncp_residuals(q, lambda, island_v_, info.problem == "NCP", scratch_).natmap;
+  return warm_natmap_ <= settings_.solver_settings.tol;
 }
 
 // The reduced NCP (SimSettings::fast_path_newton): nsn from the warm start settles most steps in a

@@ -53,12 +53,15 @@ class Simulator {
   bool solve_fast(const Problem& p);
   struct IslandStats {  // the fast path's solvers over all islands
     int iterations = 0, fallbacks = 0;
+    int warm_answers = 0;  // islands whose warm start was their answer (warm_answers())
     double iteration_time_s = 0.0;
     SolveStatus status = SolveStatus::Converged;  // the last island's that did not converge
   };
   bool solve_island(const Problem& q, const WarmStart& warm, const SolverInfo& info,
                     GrowVec& lambda, IslandStats& stats);
   bool solve_reduced(const Problem& r, const SolverInfo& info, int& newton_iters);
+  bool warm_answers(const Problem& q, const WarmStart& warm, bool eliminated,
+                    const SolverInfo& info, GrowVec& lambda);
 
   const Model* model_;
   SimSettings settings_;
@@ -90,7 +93,10 @@ class Simulator {
   SolverSettings newton_settings_;  // the fast path's nsn attempt (SimSettings::fast_path_newton)
   WarmStart cold_start_;  // empty: nsn's retry from zero (SimSettings::fast_path_cold_rows)
   Solution newton_sol_;
-  GrowVec full_lambda_, full_v_, scratch_;
+  GrowVec full_lambda_, full_v_, island_v_, scratch_;
+  double warm_natmap_ = 0.0;  // the last warm_answers()'s natural map
+  bool try_warm_ = false;     // this step's warm_answers() may answer
+  static constexpr double kWarmAnswerMargin = 1e-3;
   bool fast_path_used_ = false;
 };
 
