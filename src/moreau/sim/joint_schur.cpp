@@ -1,6 +1,7 @@
 #include "moreau/sim/joint_schur.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 namespace moreau {
 
@@ -11,6 +12,7 @@ bool JointSchur::reduce(const Problem& p) {
 }
 
 bool JointSchur::factor(const Problem& p) {
+  factored_ = false;
   kj_ = 0;
   nj_ = 0;
   while (kj_ < p.num_blocks() && p.blocks[kj_].kind == RowKind::Joint) nj_ += p.blocks[kj_++].size;
@@ -55,10 +57,12 @@ bool JointSchur::factor(const Problem& p) {
   // A (near) zero pivot: redundant joint rows (a kinematic loop) make D_jj singular and the
   // elimination ill-posed; the caller solves the full problem instead.
   const double lmax = chol.max_pivot(), lmin = chol.min_pivot();
-  return lmax > 0.0 && lmin * lmin > 1e-12 * lmax * lmax;
+  factored_ = lmax > 0.0 && lmin * lmin > 1e-12 * lmax * lmax;
+  return factored_;
 }
 
 void JointSchur::reduce_factored(const Problem& p) {
+  assert(factored_);
   const BlockSparse& D = p.D;
   BlockCholesky& chol = chols_[cur_];
   // W = L^-1 P D_jc, block by block along the elimination tree (a column reaches the joints
@@ -154,6 +158,7 @@ void JointSchur::reduce_factored(const Problem& p) {
 }
 
 void JointSchur::expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lambda) {
+  assert(factored_);
   lambda.resize(p.nl);
   lambda.head(nj_).setZero();
   lambda.tail(nc_) = lambda_c;

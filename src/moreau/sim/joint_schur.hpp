@@ -28,12 +28,15 @@ class JointSchur {
   // for expand()); reduce_factored() then builds reduced(), only after a factor(p) that returned
   // true.
   bool factor(const Problem& p);
-  void reduce_factored(const Problem& p);
+  void reduce_factored(const Problem& p);  // asserts factored_
+
   // The limit and contact rows of p with D_S and v_S (dual view only: no M, J, u); empty (nl = 0)
   // when p has joint rows only, whose answer expand() then gives with an empty lambda_c.
   const Problem& reduced() const { return red_; }
+  // p's joint rows and other (limit and contact) rows, counted by the last factor() or reduce(),
+  // whether or not it applied (reduced().nl after a reduce()).
   int joint_rows() const { return nj_; }
-  int other_rows() const { return nc_; }  // limit and contact rows: reduced().nl
+  int other_rows() const { return nc_; }
   // The full impulse [lambda_j; lambda_c] with lambda_j = -D_jj^-1 (v_j + D_jc lambda_c), refined
   // once against the full D (iterative refinement: the joint rows' residual then sits at round-off
   // of the refined solve). lambda gets p.nl entries. Only after a factor(p) or reduce(p) that
@@ -42,11 +45,12 @@ class JointSchur {
 
  private:
   int nj_ = 0, nc_ = 0, kj_ = 0;  // joint rows, other rows, joint blocks
+  bool factored_ = false;         // the last factor() returned true
   // Joint-block patterns whose analysis is kept. A pattern not met before (islands of robots that
   // merge) is analyzed in its step, which then allocates.
   static constexpr int kPatterns = 8;
   std::vector<BlockCholesky> chols_;  // P D_jj P^T = L L^T (math/block_cholesky.hpp), by pattern
-  int cur_ = 0, next_ = 0;            // the last reduce()'s, the next to be replaced
+  int cur_ = 0, next_ = 0;            // the last factor()'s, the next to be replaced
   std::vector<int> jsizes_;           // the joint blocks' sizes and couplings: the pattern
   BlockCholesky::Pairs jpairs_;
   GrowMat Wt_;                     // (L^-1 P D_jc)^T, nc x nj: D_cj D_jj^-1 D_jc = Wt Wt^T

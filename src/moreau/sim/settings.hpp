@@ -59,7 +59,9 @@ struct SimSettings {
   bool fast_path = false;
   // The fast path's first attempt on the reduced NCP: nsn (semismooth Newton, solvers/nsn.hpp)
   // from the warm start, at most this many iterations at the step's tol; where it does not
-  // converge, the step's solver takes over from nsn's best iterate. 0: the step's solver alone.
+  // converge, the step's solver takes over from nsn's best iterate. Before it, a warm start that
+  // meets tol is the answer (docs/performance.md, "A warm start that answers the step"). 0: the
+  // step's solver alone (and no warm answer).
   int fast_path_newton = 50;
   // Where nsn from the warm start does not converge on a reduced NCP of at most this many rows,
   // nsn once more from zero before the step's solver: a warm start from a step whose contacts

@@ -71,14 +71,15 @@ bool Simulator::solve_step(const Problem& p) {
 }
 
 // The fast path: the Problem split into islands (sim/islands.hpp), each solved on its own
-// (solve_island): its joint rows eliminated (sim/joint_schur.hpp), the NCP of its limit and contact
-// rows solved by nsn and the step's solver (solve_reduced), the answer expanded and scattered into
-// the full impulse. The problems are equivalent: D is block diagonal over the islands, and the full
-// natural map (eq. 163) of the expanded impulse is the reduced ones' on the limit and contact rows
-// and the joint rows' equation residual after one refinement step. The answer is kept unless every
-// island converged while the full natural map misses tol (a joint block too ill-conditioned for the
-// elimination): then warm_ becomes the expanded impulse, from which the full solve starts. A solve
-// stopped at its iteration cap is kept with that status, as the full solve's would be.
+// (solve_island): its warm start where that meets tol (warm_answers), otherwise its joint rows
+// eliminated (sim/joint_schur.hpp), the NCP of its limit and contact rows solved by nsn and the
+// step's solver (solve_reduced), the answer expanded and scattered into the full impulse. The
+// problems are equivalent: D is block diagonal over the islands, and the full natural map (eq. 163)
+// of the expanded impulse is the reduced ones' on the limit and contact rows and the joint rows'
+// equation residual after one refinement step. The answer is kept unless every island converged
+// while the full natural map misses tol (a joint block too ill-conditioned for the elimination):
+// then warm_ becomes the expanded impulse, from which the full solve starts. A solve stopped at its
+// iteration cap is kept with that status, as the full solve's would be.
 bool Simulator::solve_fast(const Problem& p) {
   const SolverInfo* info = find_solver(settings_.solver);
   if (info == nullptr || !info->handles_contacts || info->peer || info->name == "sap" ||
@@ -106,8 +107,8 @@ bool Simulator::solve_fast(const Problem& p) {
       islands_.scatter(p, k, island_lambda_, full_lambda_);
     }
   }
-  // The full natural map; an island answered by its warm start has it already.
-  double natmap = warm_natmap_;
+  // The full natural map; a single island answered by its warm start has it already.
+  double natmap = stats.warm_natmap;
   if (ni == 1 && stats.warm_answers == 1) {
     full_v_.swap(island_v_);
   } else {
@@ -138,6 +139,7 @@ bool Simulator::solve_fast(const Problem& p) {
   solution_.trace.clear();
   fast_path_used_ = true;
   islands_used_ = ni;
+  warm_answers_used_ = stats.warm_answers;
   return true;
 }
 
@@ -147,7 +149,7 @@ bool Simulator::solve_fast(const Problem& p) {
 bool Simulator::solve_island(const Problem& q, const WarmStart& warm, const SolverInfo& info,
                              GrowVec& lambda, IslandStats& stats) {
   const bool eliminate = schur_.factor(q);  // false without joint rows
-  if (warm_answers(q, warm, eliminate, info, lambda)) {
+  if (warm_answers(q, warm, eliminate, info, lambda, stats.warm_natmap)) {
     ++stats.warm_answers;
     return true;
   }
@@ -178,16 +180,22 @@ bool Simulator::solve_island(const Problem& q, const WarmStart& warm, const Solv
   return true;
 }
 
-// Whether the warm start answers island q: its limit and contact impulses, with the joint
-// impulses they imply (JointSchur::expand, where the elimination applies), meet tol on q. That is
-// the test of a Newton iteration 0 on the reduced NCP, without building the reduced NCP: a body at
-// rest keeps its impulses (docs/performance.md, "A warm start that answers the step"). Tried only
-// after a step whose answer was within kWarmAnswerMargin tol: one at the edge of tol (a warm start
-// taken as it was) rarely meets tol a step later, and the test would cost its expansion for
-// nothing.
+// Whether the warm start answers island q (its natural map into natmap): its limit and contact
+// impulses, with the joint impulses they imply (JointSchur::expand), meet tol on q. Where nsn would
+// take the island (an NCP of at most JointSchur::kMaxReducedRows rows once its joint rows are
+// eliminated, or without joint rows), that is its iteration 0, without building the reduced NCP: a
+// body at rest keeps its impulses (docs/performance.md, "A warm start that answers the step"). The
+// test is the full natural map, by which the step is judged; where both accept, the answer is nsn's
+// iteration 0's, bit for bit. Tried only after a step whose answer was within kWarmAnswerMargin
+// tol: one at the edge of tol (a warm start taken as it was) rarely meets tol a step later, and the
+// test would cost its expansion for nothing.
 bool Simulator::warm_answers(const Problem& q, const WarmStart& warm, bool eliminated,
-                             const SolverInfo& info, GrowVec& lambda) {
-  if (!try_warm_ || warm.lambda.size() != q.nl) return false;
+                             const SolverInfo& info, GrowVec& lambda, double& natmap) {
+  if (!try_warm_ || warm.lambda.size() != q.nl || info.problem != "NCP") return false;
+  // A loop's joint rows (D_jj singular) are not taken as they were; nor is an island nsn does not
+  // solve.
+  if (!eliminated && schur_.joint_rows() > 0) return false;
+  if (schur_.other_rows() > JointSchur::kMaxReducedRows) return false;
   if (eliminated)
     schur_.expand(q, warm.lambda.tail(schur_.other_rows()), lambda);
   else
@@ -195,8 +203,11 @@ bool Simulator::warm_answers(const Problem& q, const WarmStart& warm, bool elimi
   island_v_.resize(q.nl);
   q.D.multiply(lambda.data(), island_v_.data());
   island_v_ += q.v_f;
-  warm_natmap_ = ncp_residuals(q, lambda, island_v_, info.problem == "NCP", scratch_).natmap;
-  return warm_natmap_ <= settings_.solver_settings.tol;
+  // A non-finite entry of D, v_f or the warm start makes v non-finite (0 x NaN is NaN); the
+  // natural map's max would pass over it, so the solve (and its validation) reports it instead.
+  if (!island_v_.allFinite()) return false;
+  natmap = ncp_residuals(q, lambda, island_v_, true, scratch_).natmap;
+  return natmap <= settings_.solver_settings.tol;
 }
 
 // The reduced NCP (SimSettings::fast_path_newton): nsn from the warm start settles most steps in a

@@ -42,6 +42,9 @@ class Simulator {
   bool fast_path_used() const { return fast_path_used_; }
   // Islands the last fast step solved separately (sim/islands.hpp); 0 when it took the full solve.
   int fast_path_islands() const { return fast_path_used_ ? islands_used_ : 0; }
+  // Islands of the last fast step answered by their warm start, with no solver iteration
+  // (docs/performance.md, "A warm start that answers the step").
+  int fast_path_warm_answers() const { return fast_path_used_ ? warm_answers_used_ : 0; }
 
  private:
   bool step_nmdp(State& s);
@@ -53,7 +56,8 @@ class Simulator {
   bool solve_fast(const Problem& p);
   struct IslandStats {  // the fast path's solvers over all islands
     int iterations = 0, fallbacks = 0;
-    int warm_answers = 0;  // islands whose warm start was their answer (warm_answers())
+    int warm_answers = 0;      // islands whose warm start was their answer (warm_answers())
+    double warm_natmap = 0.0;  // the last such island's natural map
     double iteration_time_s = 0.0;
     SolveStatus status = SolveStatus::Converged;  // the last island's that did not converge
   };
@@ -61,7 +65,7 @@ class Simulator {
                     GrowVec& lambda, IslandStats& stats);
   bool solve_reduced(const Problem& r, const SolverInfo& info, int& newton_iters);
   bool warm_answers(const Problem& q, const WarmStart& warm, bool eliminated,
-                    const SolverInfo& info, GrowVec& lambda);
+                    const SolverInfo& info, GrowVec& lambda, double& natmap);
 
   const Model* model_;
   SimSettings settings_;
@@ -87,6 +91,7 @@ class Simulator {
   WarmStart island_warm_;  // its warm start
   GrowVec island_lambda_;  // its answer
   int islands_used_ = 0;
+  int warm_answers_used_ = 0;
   JointSchur schur_;                // the fast path's elimination of the joint rows
   WarmStart schur_warm_;            // its warm start (the limit and contact rows of warm_)
   Solution schur_sol_;              // its solution
@@ -94,8 +99,7 @@ class Simulator {
   WarmStart cold_start_;  // empty: nsn's retry from zero (SimSettings::fast_path_cold_rows)
   Solution newton_sol_;
   GrowVec full_lambda_, full_v_, island_v_, scratch_;
-  double warm_natmap_ = 0.0;  // the last warm_answers()'s natural map
-  bool try_warm_ = false;     // this step's warm_answers() may answer
+  bool try_warm_ = false;  // this step's warm_answers() may answer
   static constexpr double kWarmAnswerMargin = 1e-3;
   bool fast_path_used_ = false;
 };
