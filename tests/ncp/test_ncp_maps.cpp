@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
 
@@ -132,6 +133,25 @@ TEST(NcpNaturalMap, ZeroAtKnownSolutionsAndNotOffThem) {
     l2[k] += 0.25;
     const VecX v2 = l2 + p.v_f;
     EXPECT_GE(ncp_residuals(p, l2, v2, true).natmap, 0.05) << "row " << k;
+  }
+}
+
+TEST(NcpNaturalMap, ANonFiniteEntryIsNeverWithinTolerance) {
+  // A NaN in any row of v or lambda (joint, limit, contact) makes every residual it enters NaN,
+  // wherever it stands among finite rows: a tolerance test then fails (std::max would drop it).
+  const Vec3 lc(-0.5, 0.0, 1.0), vc(2.0, 0.0, 0.0);
+  VecX lambda(9), v(9);
+  lambda << 0.3, -0.2, 1.0, lc, 0.0, 0.0, 0.0;
+  v << 0.0, 0.0, 0.0, vc, 0.1, -0.2, 0.4;
+  const Problem p = mixed_problem(MatX::Identity(9, 9), v - lambda);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (int k = 0; k < 9; ++k) {
+    VecX v2 = v, l2 = lambda;
+    v2[k] = nan;
+    EXPECT_TRUE(std::isnan(ncp_residuals(p, lambda, v2, true).natmap)) << "v row " << k;
+    EXPECT_TRUE(std::isnan(ncp_residuals(p, lambda, v2, false).natmap)) << "v row " << k;
+    l2[k] = nan;
+    EXPECT_TRUE(std::isnan(ncp_residuals(p, l2, v, true).natmap)) << "lambda row " << k;
   }
 }
 

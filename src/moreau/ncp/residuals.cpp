@@ -1,6 +1,8 @@
 #include "moreau/ncp/residuals.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "moreau/ncp/cones.hpp"
 
@@ -86,6 +88,13 @@ NcpResiduals ncp_residuals(const Problem& p, const VecCRef& lambda, const VecCRe
         break;
       }
     }
+  }
+  // A non-finite lambda or v reads as NaN residuals, which no tolerance test passes: the maxima
+  // above drop a NaN (std::max(a, NaN) is a), and the projections can map one to 0. 0 x is NaN
+  // exactly where x is not finite; one vectorized sum each.
+  if (!std::isfinite((0.0 * lambda.array()).sum() + (0.0 * vh.array()).sum())) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    r.primal = r.dual = r.compl_ = r.natmap = nan;
   }
   return r;
 }

@@ -203,9 +203,8 @@ bool Simulator::warm_answers(const Problem& q, const WarmStart& warm, bool elimi
   island_v_.resize(q.nl);
   q.D.multiply(lambda.data(), island_v_.data());
   island_v_ += q.v_f;
-  // A non-finite entry of D, v_f or the warm start makes v non-finite (0 x NaN is NaN); the
-  // natural map's max would pass over it, so the solve (and its validation) reports it instead.
-  if (!island_v_.allFinite()) return false;
+  // A non-finite entry of D, v_f or the warm start makes v, hence the natural map, NaN (0 x NaN
+  // is NaN): the test fails and the solve's validation reports it.
   natmap = ncp_residuals(q, lambda, island_v_, true, scratch_).natmap;
   return natmap <= settings_.solver_settings.tol;
 }
