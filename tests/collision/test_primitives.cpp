@@ -209,6 +209,46 @@ TEST(Manifolds, BoxOnBoxFaceToFace) {
   for (const auto& p : c) EXPECT_NEAR(p.gap, -1e-4, 1e-12);
 }
 
+// A flat sole meshed with a 9 x 5 grid of vertices: every vertex touches the plane, the manifold
+// keeps the 4 corners of the support polygon; tilted, the deepest vertex is kept.
+TEST(Manifolds, MeshSoleOnPlaneKeepsTheSupportPolygonsCorners) {
+  auto mesh = std::make_shared<MeshData>();
+  const double hx = 0.1, hy = 0.05;
+  for (int i = 0; i <= 8; ++i)
+    for (int j = 0; j <= 4; ++j)
+      mesh->vertices.push_back(Vec3(-hx + hx * i / 4, -hy + hy * j / 2, 0));
+  for (const Vec3 c :
+       {Vec3(-hx, -hy, 0.04), Vec3(hx, -hy, 0.04), Vec3(-hx, hy, 0.04), Vec3(hx, hy, 0.04)})
+    mesh->vertices.push_back(c);
+  Geometry sole = shape(ShapeType::ConvexMesh);
+  sole.mesh = mesh;
+  auto c = run(plane(), {}, sole, {Vec3(0, 0, -1e-4), Quat::Identity()});
+  ASSERT_EQ(c.size(), 4u);
+  for (const auto& p : c) {
+    EXPECT_NEAR(p.gap, -1e-4, 1e-15);
+    EXPECT_NEAR(std::abs(p.point.x()), hx, 1e-15);
+    EXPECT_NEAR(std::abs(p.point.y()), hy, 1e-15);
+  }
+  // Four distinct corners: the sum of the kept points is the polygon's centre.
+  Vec3 sum = Vec3::Zero();
+  for (const auto& p : c) sum += p.point;
+  EXPECT_LT(sum.head<2>().norm(), 1e-15);
+  // Tilted 1 degree about y (toes down): the deepest vertex (x = +hx) is the first kept.
+  const Quat tilt(Eigen::AngleAxisd(1.0 * M_PI / 180.0, Vec3::UnitY()));
+  c = run(plane(), {}, sole, {Vec3(0, 0, 0.0005), tilt}, 1e-2);
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_EQ(c[0].gap, min_gap(c));
+  EXPECT_NEAR(c[0].point.x(), std::cos(M_PI / 180.0) * hx, 1e-12);
+  // Collinear contacts (a knife edge): two points, the ends.
+  std::vector<ContactPoint> line;
+  for (int i = 0; i <= 10; ++i) line.push_back({Vec3(0.01 * i, 0, 0), Vec3::UnitZ(), -1e-3, 0u});
+  line[5].gap = -2e-3;
+  reduce_manifold(line, 0, Vec3::UnitZ(), kMaxManifold);
+  ASSERT_EQ(line.size(), 2u);
+  EXPECT_EQ(line[0].point.x(), 0.05);
+  EXPECT_NEAR(std::abs(line[1].point.x() - 0.05), 0.05, 1e-15);
+}
+
 TEST(Manifolds, CapsuleLyingOnPlaneHasTwoPoints) {
   const Quat lying(Eigen::AngleAxisd(0.5 * M_PI, Vec3::UnitX()));
   const auto c = run(plane(), {}, capsule(0.1, 0.5), {Vec3(0, 0, 0.1), lying});

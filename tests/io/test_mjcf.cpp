@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
@@ -225,6 +226,50 @@ TEST(Mjcf, BadInputIsAClearError) {
       bad("<mujoco><worldbody><body name=\"b\"><joint/><geom size=\"0.1\"/></body></worldbody>"
           "<keyframe><key qpos=\"1 2\"/></keyframe></mujoco>"),
       "qpos: expected 1 numbers");
+}
+
+// MuJoCo re-centres a mesh on its centroid and turns it to its principal axes, and moves the geom's
+// frame to match: the hull's vertices stay where the file puts them, in the body frame, and the
+// mass derived from the mesh sits at the solid's centroid.
+TEST(Mjcf, MeshHullStaysWhereTheFilePutsIt) {
+  // A 0.2 x 0.6 x 0.1 box from (1, 2, 3), long along y: centroid and axes both off the file frame.
+  const Vec3 lo(1.0, 2.0, 3.0), hi(1.2, 2.6, 3.1);
+  const std::string obj = testing::TempDir() + "moreau_offset_box.obj";
+  {
+    std::ofstream f(obj);
+    for (int k = 0; k < 8; ++k)
+      f << "v " << ((k & 1) ? hi.x() : lo.x()) << ' ' << ((k & 2) ? hi.y() : lo.y()) << ' '
+        << ((k & 4) ? hi.z() : lo.z()) << '\n';
+    for (const char* face : {"1 3 4 2", "5 6 8 7", "1 2 6 5", "3 7 8 4", "1 5 7 3", "2 4 8 6"})
+      f << "f " << face << '\n';
+  }
+  Result<ImportedModel> r = import_mjcf_string(
+      "<mujoco><asset><mesh name=\"m\" file=\"" + obj +
+          "\"/></asset><worldbody><body name=\"b\" pos=\"0.5 0 0\" euler=\"0 0 90\">"
+          "<freejoint/><geom type=\"mesh\" mesh=\"m\" pos=\"0 0 1\" density=\"1000\"/>"
+          "</body></worldbody></mujoco>",
+      kData + "offset_mesh.xml", kData);
+  std::remove(obj.c_str());
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  const Model& m = r->scene.model;
+  ASSERT_EQ(m.num_bodies(), 1);
+  EXPECT_NEAR(m.bodies()[0].mass, 1000.0 * 0.2 * 0.6 * 0.1, 1e-4);
+  // The body frame: pos (0.5, 0, 0), 90 deg about z; the geom 1 m up in it.
+  const Pose body{Vec3(0.5, 0, 0), rot(90 * kDeg, Vec3::UnitZ())};
+  const Pose geom_in_body = body * tr(0, 0, 1);
+  const Vec3 centroid = geom_in_body * (0.5 * (lo + hi));
+  const Pose com = r->scene.initial.pose(0);
+  EXPECT_LT((com.p - centroid).norm(), 1e-6);
+  const Geometry& g = m.geometries()[m.body_geometries(0).at(0)];
+  ASSERT_EQ(g.type, ShapeType::ConvexMesh);
+  // Every hull vertex, placed by the body's CoM frame and the geom's pose, is one of the file's
+  // (to the mesh loader's single precision).
+  ASSERT_EQ(g.mesh->vertices.size(), 8u);
+  for (const Vec3& v : g.mesh->vertices) {
+    const Vec3 x = geom_in_body.inverse() * (com * (g.pose * v));
+    for (int d = 0; d < 3; ++d)
+      EXPECT_TRUE(std::abs(x[d] - lo[d]) < 1e-6 || std::abs(x[d] - hi[d]) < 1e-6) << x.transpose();
+  }
 }
 
 }  // namespace

@@ -82,6 +82,13 @@ void collide_closed_meshes(const ClosedMesh& a, const MeshBvh& ba, const Pose& X
 void collide_height_field(const PlacedShape& hf, const PlacedShape& b, bool hf_is_a, double margin,
                           std::vector<ContactPoint>& out);
 
+// Contacts of one pair kept from a mesh's vertices against a plane (docs/collision.md).
+constexpr int kMaxManifold = 4;
+// Reduces contacts [first, end) of out, which share the normal n, to at most max_points (at most
+// kMaxManifold): the deepest, then one by one the point that most enlarges the kept points'
+// polygon in the plane normal to n (the support polygon's corners). Deterministic.
+void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n, int max_points);
+
 // Flips contacts [first, end) of out: A and B swapped.
 void flip_contacts(std::vector<ContactPoint>& out, size_t first);
 

@@ -1,4 +1,7 @@
-// Plane (half-space z <= 0 of its frame) against every other shape: exact, vertex-based manifolds.
+// Plane (half-space z <= 0 of its frame) against every other shape: exact, vertex-based manifolds;
+// a mesh's vertices within the margin reduced to the corners of their support polygon.
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "moreau/collision/narrowphase.hpp"
@@ -38,7 +41,74 @@ void plane_cylinder(const HalfSpace& P, const PlacedShape& b, double margin,
     }
   }
 }
+// Area of the convex hull of n <= kMaxManifold + 1 points of the plane (Andrew's monotone chain).
+double hull_area(std::array<Eigen::Vector2d, 9>& p, int n) {
+  if (n < 3) return 0.0;
+  std::sort(p.begin(), p.begin() + n, [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+    return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
+  });
+  auto cross = [](const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+    return (a.x() - o.x()) * (b.y() - o.y()) - (a.y() - o.y()) * (b.x() - o.x());
+  };
+  std::array<Eigen::Vector2d, 18> h;
+  int k = 0;
+  for (int i = 0; i < n; ++i) {  // lower hull
+    while (k >= 2 && cross(h[k - 2], h[k - 1], p[i]) <= 0.0) --k;
+    h[k++] = p[i];
+  }
+  for (int i = n - 2, t = k + 1; i >= 0; --i) {  // upper hull
+    while (k >= t && cross(h[k - 2], h[k - 1], p[i]) <= 0.0) --k;
+    h[k++] = p[i];
+  }
+  double a = 0.0;
+  for (int i = 0; i + 1 < k; ++i) a += h[i].x() * h[i + 1].y() - h[i + 1].x() * h[i].y();
+  return 0.5 * std::abs(a);
+}
 }  // namespace
+
+void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n, int max_points) {
+  const size_t count = out.size() - first;
+  max_points = std::clamp(max_points, 1, kMaxManifold);
+  if (count <= static_cast<size_t>(max_points)) return;
+  const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
+  auto flat = [&](size_t i) {
+    const Vec3& x = out[first + i].point;
+    return Eigen::Vector2d(t1.dot(x), t2.dot(x));
+  };
+  std::array<size_t, kMaxManifold> keep;
+  int kept = 0;
+  size_t deepest = 0;  // first pick: the deepest point (the lowest index among equals)
+  for (size_t i = 1; i < count; ++i)
+    if (out[first + i].gap < out[first + deepest].gap) deepest = i;
+  keep[kept++] = deepest;
+  // Then greedily the point that enlarges the kept points' polygon most: the farthest point, then
+  // the largest triangle, then the largest quadrilateral.
+  while (kept < max_points) {
+    double best = 0.0;
+    size_t pick = count;
+    for (size_t i = 0; i < count; ++i) {
+      if (std::find(keep.begin(), keep.begin() + kept, i) != keep.begin() + kept) continue;
+      double gain;
+      if (kept == 1) {
+        gain = (flat(i) - flat(keep[0])).norm();
+      } else {
+        std::array<Eigen::Vector2d, 9> p;
+        for (int k = 0; k < kept; ++k) p[k] = flat(keep[k]);
+        p[kept] = flat(i);
+        gain = hull_area(p, kept + 1);
+      }
+      if (gain > best) best = gain, pick = i;
+    }
+    // Nothing enlarges the polygon beyond rounding: the points coincide or lie on a line.
+    const double scale = kept == 1 ? 1e-9 : 1e-18;
+    if (pick == count || best <= scale) break;
+    keep[kept++] = pick;
+  }
+  std::array<ContactPoint, kMaxManifold> chosen;
+  for (int k = 0; k < kept; ++k) chosen[k] = out[first + keep[k]];
+  out.resize(first + kept);
+  std::copy(chosen.begin(), chosen.begin() + kept, out.begin() + first);
+}
 
 void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin,
                    std::vector<ContactPoint>& out) {
@@ -70,9 +140,10 @@ void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin
     case ShapeType::ConvexMesh:
     case ShapeType::TriangleMesh: {
       const auto& v = g.mesh->vertices;
+      const size_t first = out.size();
       for (size_t k = 0; k < v.size(); ++k)
         P.push(b.X * v[k], 0.0, static_cast<uint32_t>(k), margin, out);
-      return;
+      return reduce_manifold(out, first, n, kMaxManifold);
     }
   }
 }

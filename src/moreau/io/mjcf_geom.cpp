@@ -122,7 +122,8 @@ Geometry shape(Context& c, const Attrs& a, const std::string& type) {
     if (!hull)
       c.fail(a.e, a.element + " mesh '" + name + "'", "a readable mesh file with a 3-D hull",
              hull.error().message());
-    // MuJoCo re-centres a mesh at its centroid and aligns it with its principal axes.
+    // MuJoCo re-centres a mesh at its centroid and aligns it with its principal axes, and moves
+    // the geom's frame by the same offset, so the hull stays where the file puts it.
     Geometry probe;
     probe.type = ShapeType::ConvexMesh;
     probe.mesh = *hull;
@@ -132,6 +133,7 @@ Geometry shape(Context& c, const Attrs& a, const std::string& type) {
     if (R.determinant() < 0.0) R.col(2) = -R.col(2);
     auto mesh = std::make_shared<MeshData>(**hull);
     for (Vec3& v : mesh->vertices) v = R.transpose() * (v - gm.com);
+    g.pose = g.pose * Pose{gm.com, Quat(R).normalized()};
     g.type = ShapeType::ConvexMesh;
     g.mesh = mesh;
   } else if (type == "hfield") {
