@@ -14,12 +14,13 @@
 #include "interrupt.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/problem_io.hpp"
+#include "moreau/sim/blowup.hpp"
 #include "moreau/sim/simulator.hpp"
+#include "moreau/sim/state_hash.hpp"
 #include "moreau/viewer/viewer_html.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "scene_options.hpp"
-#include "moreau/sim/state_hash.hpp"
 #include "trajectory.hpp"
 
 namespace moreau::cli {
@@ -37,7 +38,7 @@ struct SimulateOptions {
   std::string solver, integrator, out, dump_dir, view;
   int dump_every = 1, view_max_frames = 5000;
   bool no_warm_start = false, json = false, quiet = false, contacts = false, fail_on_cap = false,
-       fast_path = false;
+       fast_path = false, no_blowup_check = false;
   // Which optional options were given.
   CLI::Option *steps_opt = nullptr, *duration_opt = nullptr, *dt_opt = nullptr, *tol_opt = nullptr,
               *max_iter_opt = nullptr, *solver_opt = nullptr, *integrator_opt = nullptr;
@@ -174,7 +175,7 @@ bool non_finite_failure(const Simulator& sim, const State& s) {
 
 RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every,
              TrajectoryWriter* traj, viewer::Recording* view, bool quiet, const DumpOptions& dump,
-             bool fail_on_cap) {
+             bool fail_on_cap, bool blowup_check) {
   RunStats r;
   r.steps_requested = steps;
   const Model& m = scene.model;
@@ -228,7 +229,17 @@ RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every
       }
       ++r.problems_dumped;
     }
+    const double energy_before = r.final_energy;
     const double violation = measure_state(m, s, r);
+    if (blowup_check) {
+      const std::string what =
+          blowup(m, s, r.initial_energy, energy_before, r.final_energy, sim.contacts());
+      if (!what.empty()) {
+        r.error = "step " + std::to_string(i) + " (t = " + num(s.t) +
+                  " s): the run blew up: " + what + " (--no-blowup-check runs on)";
+        break;
+      }
+    }
     if (traj && (i % every == 0 || i == steps)) {
       traj->sample(i, s, violation, &sim);
       ++r.samples;
@@ -375,7 +386,8 @@ void run_simulate(const SimulateOptions& o) {
                (ec ? ": " + ec.message() : ""),
            kExitBadInput);
   }
-  RunStats r = run(scene, st, steps, o.every, traj.get(), view.get(), o.quiet, dump, o.fail_on_cap);
+  RunStats r = run(scene, st, steps, o.every, traj.get(), view.get(), o.quiet, dump, o.fail_on_cap,
+                   !o.no_blowup_check);
   if (r.completed && traj) {
     traj->finish();
     if (std::string why = file.commit(); !why.empty()) {
@@ -442,6 +454,10 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--no-warm-start", o->no_warm_start, "start every solve from zero impulses");
   cmd->add_flag("--fail-on-cap", o->fail_on_cap,
                 "fail the run at the first step whose solver stops at its iteration cap");
+  cmd->add_flag(
+      "--no-blowup-check", o->no_blowup_check,
+      "run on when a step blows up (energy up 100x in a step, a joint violated by more "
+      "than 1 cm, a penetration deeper than 10 cm), which otherwise ends the run, exit 1");
   cmd->add_flag("--fast-path", o->fast_path,
                 "eliminate the joint rows before the solve (docs/performance.md, the fast path)");
   add_set_option(cmd, o->sets);
