@@ -21,12 +21,23 @@ PACKAGES=(
   libjs-three  # three.js, inlined into `moreau view`'s HTML files (docs/viewer.md)
   chromium  # headless: bench's pictures of the systems and the viewer's browser test (docs/viewer.md)
 )
+# MuJoCo 3 (WebAssembly, npm mujoco-js pinned by tools/mujoco3/package-lock.json): the reference
+# for model files Debian's MuJoCo 2.2.2 cannot load (tools/mujoco3/README.md). Node >= 18: the
+# machine's own, else Debian's nodejs and npm.
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
+mujoco3() {
+  [ -d tools/mujoco3/node_modules/mujoco-js ] && return 0
+  echo "setup: installing tools/mujoco3 (npm ci)"
+  npm ci --prefix tools/mujoco3 --no-audit --no-fund --loglevel=error
+}
+cd "$(dirname "$0")/.."
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages present"
+  mujoco3
   exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
@@ -37,3 +48,4 @@ echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y --no-install-recommends "${missing[@]}"
+mujoco3
