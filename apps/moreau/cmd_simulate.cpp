@@ -38,7 +38,7 @@ struct SimulateOptions {
   std::string solver, integrator, out, dump_dir, view;
   int dump_every = 1, view_max_frames = 5000;
   bool no_warm_start = false, json = false, quiet = false, contacts = false, fail_on_cap = false,
-       fast_path = false, no_blowup_check = false;
+       fast_path = false, no_fast_path = false, no_blowup_check = false;
   // Which optional options were given.
   CLI::Option *steps_opt = nullptr, *duration_opt = nullptr, *dt_opt = nullptr, *tol_opt = nullptr,
               *max_iter_opt = nullptr, *solver_opt = nullptr, *integrator_opt = nullptr;
@@ -51,6 +51,7 @@ struct RunStats {
   std::string error;
   double wall_time_s = 0.0;
   double max_violation = 0.0, initial_energy = 0.0, final_energy = 0.0, max_energy_drift = 0.0;
+  double max_energy_gain = 0.0;  // max(E - E0): energy made, not what friction and impacts took
   int64_t iterations_sum = 0;
   int iterations_max = 0, nonconverged = 0, max_contacts = 0;
   int64_t contacts_sum = 0;
@@ -123,6 +124,7 @@ int64_t configure(const SimulateOptions& o, const Scene& scene, SimSettings& st)
   apply_solver_params_or_exit(st.solver_settings, o.params, {st.solver}, kCmd);
   if (o.no_warm_start) st.warm_start = false;
   if (o.fast_path) st.fast_path = true;
+  if (o.no_fast_path) st.fast_path = false;
   if (o.every < 1)
     fail(kCmd, "--every: expected an integer >= 1, got " + std::to_string(o.every), kExitBadInput);
   if (o.steps_opt->count()) {
@@ -146,6 +148,7 @@ double measure_state(const Model& m, const State& s, RunStats& r) {
   r.max_violation = std::max(r.max_violation, violation);
   r.final_energy = total_energy(m, s);
   r.max_energy_drift = std::max(r.max_energy_drift, std::abs(r.final_energy - r.initial_energy));
+  r.max_energy_gain = std::max(r.max_energy_gain, r.final_energy - r.initial_energy);
   return violation;
 }
 
@@ -282,6 +285,7 @@ nlohmann::ordered_json summary_json(const Scene& scene, const SimSettings& st, c
   j["initial_energy"] = r.initial_energy;
   j["final_energy"] = r.final_energy;
   j["max_energy_drift"] = r.max_energy_drift;
+  j["max_energy_gain"] = r.max_energy_gain;
   j["solver_iterations_mean"] = r.steps_done ? static_cast<double>(r.iterations_sum) / n : 0.0;
   j["solver_iterations_max"] = r.iterations_max;
   j["solver_time_s"] = r.solver_time_s;
@@ -315,8 +319,9 @@ void print_human(const Scene& scene, const SimSettings& st, const RunStats& r,
       static_cast<long long>(r.steps_requested), st.dt, static_cast<double>(r.steps_done) * st.dt,
       st.solver.c_str(), integrator_name(st.integrator), r.wall_time_s);
   std::printf("  constraint violation  max %.3e\n", r.max_violation);
-  std::printf("  energy                initial %.9g J, final %.9g J, max drift %.3e J\n",
-              r.initial_energy, r.final_energy, r.max_energy_drift);
+  std::printf(
+      "  energy                initial %.9g J, final %.9g J, max drift %.3e J, max gain %.3e J\n",
+      r.initial_energy, r.final_energy, r.max_energy_drift, r.max_energy_gain);
   const double n = static_cast<double>(std::max<int64_t>(r.steps_done, 1));
   std::printf(
       "  solver                iterations mean %.3g max %d, %d steps not converged, %.3g s in the "
@@ -459,7 +464,10 @@ void add_simulate(CLI::App& app) {
       "run on when a step blows up (energy up 100x in a step, a joint violated by more "
       "than 1 cm, a penetration deeper than 10 cm), which otherwise ends the run, exit 1");
   cmd->add_flag("--fast-path", o->fast_path,
-                "eliminate the joint rows before the solve (docs/performance.md, the fast path)");
+                "eliminate the joint rows before the solve (docs/performance.md, the fast path; "
+                "the default for URDF and MJCF files)");
+  cmd->add_flag("--no-fast-path", o->no_fast_path, "solve the full problem (no joint elimination)")
+      ->excludes("--fast-path");
   add_set_option(cmd, o->sets);
   cmd->add_option("--out,-o", o->out,
                   "trajectory file, .csv or .json (written only if the run succeeds)");

@@ -146,8 +146,14 @@ TEST(CliSimulate, DivergingRunExitsOneAndLeavesNoFile) {
   require_binary();
   TempDir dir;
   const std::string out = dir / "blowup.csv";
-  const CliResult r =
-      run_moreau("simulate pendulum --dt 1e30 --steps 100 --json --out '" + out + "'");
+  // The blow-up check sees the energy explode first and names it, and writes no file either.
+  const CliResult b = run_moreau("simulate pendulum --dt 1e30 --steps 100 --out '" + out + "'");
+  EXPECT_EQ(b.code, 1);
+  EXPECT_NE(b.err.find("step 1 (t = 1e+30 s): the run blew up: energy rose"), std::string::npos)
+      << b.err;
+  EXPECT_TRUE(dir.entries().empty());
+  const CliResult r = run_moreau("simulate pendulum --dt 1e30 --steps 100 --json --out '" + out +
+                                 "' --no-blowup-check");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("non-finite"), std::string::npos) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);

@@ -93,5 +93,45 @@ TEST(MjcfSim, SlowHumanoidRunsFiveSecondsWithoutNaN) {
   EXPECT_GT(s.r[0].z(), 0.0);
 }
 
+// A hinge's armature a adds a to the pendulum's inertia about its axis (docs/model-import.md,
+// "Armature"): (I_pivot + a) theta'' = -m g l sin(theta), integrated here by RK4, matches moreau's
+// swing to the time step's error, and the swing without armature is far from it.
+TEST(MjcfSim, ArmatureIsInertiaAboutTheHingeAxis) {
+  auto swing = [](double armature) {
+    const std::string xml =
+        "<mujoco><option timestep=\"0.0005\" gravity=\"0 0 -9.81\"/><worldbody><body name=\"p\">"
+        "<joint name=\"h\" axis=\"0 1 0\" armature=\"" +
+        std::to_string(armature) +
+        "\"/><inertial pos=\"0 0 -0.5\" mass=\"1\" diaginertia=\"0.01 0.01 0.01\"/></body>"
+        "</worldbody><keyframe><key qpos=\"0.5\"/></keyframe></mujoco>";
+    Result<ImportedModel> r = import_mjcf_string(xml, "armature.xml", ".");
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
+    const Scene& sc = r->scene;
+    Simulator sim(sc.model, sc.settings);
+    State s = sc.initial;
+    for (int i = 0; i < 2000; ++i) EXPECT_TRUE(sim.step(s)) << sim.error();  // 1 s
+    double q, qd;
+    joint_dof_state(sc.model.joints()[0], s, 0, &q, &qd);
+    return q;
+  };
+  auto reference = [](double armature) {
+    const double I = 0.01 + 1.0 * 0.25 + armature, k = 1.0 * 9.81 * 0.5 / I, h = 1e-4;
+    double th = 0.5, w = 0.0;
+    for (int i = 0; i < 10000; ++i) {  // RK4 of theta'' = -k sin(theta)
+      const double k1t = w, k1w = -k * std::sin(th);
+      const double k2t = w + 0.5 * h * k1w, k2w = -k * std::sin(th + 0.5 * h * k1t);
+      const double k3t = w + 0.5 * h * k2w, k3w = -k * std::sin(th + 0.5 * h * k2t);
+      const double k4t = w + h * k3w, k4w = -k * std::sin(th + h * k3t);
+      th += h / 6 * (k1t + 2 * k2t + 2 * k3t + k4t);
+      w += h / 6 * (k1w + 2 * k2w + 2 * k3w + k4w);
+    }
+    return th;
+  };
+  const double with = swing(0.05), without = swing(0.0);
+  EXPECT_NEAR(with, reference(0.05), 5e-3);
+  EXPECT_NEAR(without, reference(0.0), 5e-3);
+  EXPECT_GT(std::abs(reference(0.05) - reference(0.0)), 0.1);
+}
+
 }  // namespace
 }  // namespace moreau

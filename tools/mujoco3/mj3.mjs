@@ -202,12 +202,13 @@ const bodyNames = [];
 
 // Typed arrays are views into the wasm heap: re-fetch after any call that may grow it.
 function bodies(d) {
-  const xpos = d.xpos, xquat = d.xquat, out = [];
+  const xpos = d.xpos, xquat = d.xquat, xipos = d.xipos, out = [];
   for (let i = 0; i < m.nbody; i++) {
     out.push({
       name: bodyNames[i],
       xpos: [xpos[3 * i], xpos[3 * i + 1], xpos[3 * i + 2]],
       xquat: [xquat[4 * i], xquat[4 * i + 1], xquat[4 * i + 2], xquat[4 * i + 3]],
+      xipos: [xipos[3 * i], xipos[3 * i + 1], xipos[3 * i + 2]],
     });
   }
   return out;

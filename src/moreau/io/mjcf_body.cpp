@@ -18,7 +18,7 @@ struct ParsedJoint {
   const Element* e = nullptr;
   std::string element;
   bool limited = false;
-  double lo = -kInf, hi = kInf, damping = 0.0, stiffness = 0.0, springref = 0.0;
+  double lo = -kInf, hi = kInf, damping = 0.0, stiffness = 0.0, springref = 0.0, armature = 0.0;
 };
 
 ParsedJoint parse_joint(Context& c, const Element* e, const std::string& cls) {
@@ -66,8 +66,11 @@ ParsedJoint parse_joint(Context& c, const Element* e, const std::string& cls) {
   j.springref = a.num("springref", 0.0) * unit;
   if (j.damping < 0.0 || j.stiffness < 0.0)
     c.fail(e, j.element, "damping, stiffness >= 0", "a negative value");
-  if (a.num("armature", 0.0) != 0.0)
-    c.ignore("joint attribute 'armature' (no generalized coordinates in moreau)", e->GetLineNum());
+  j.armature = a.num("armature", 0.0);
+  if (j.armature < 0.0) c.fail(e, j.element + " armature", "armature >= 0", "a negative value");
+  if (j.armature > 0.0 && j.src.kind != SourceKind::Hinge)
+    c.ignore("joint attribute 'armature' of a slide or ball joint (a hinge's only)",
+             e->GetLineNum());
   if (a.num("frictionloss", 0.0) != 0.0)
     c.ignore("joint attribute 'frictionloss'", e->GetLineNum());
   a.ignore_attrs({"solreflimit", "solimplimit", "solref", "solimp", "margin"});
@@ -292,6 +295,14 @@ void parse_body(Context& c, const Element* e, int parent, const std::string& chi
     l.com = bm.com;
     l.inertia = bm.inertia;
   }
+  // A hinge's armature (a rotor's inertia about the joint axis) as inertia a e e^T of the body
+  // about its axis: MuJoCo's a qd^2 / 2 with qd the body's spin about e, exact where the parent
+  // does not turn about e, and otherwise short of MuJoCo's coupling -a (e.w_c)(e.w_p) + a (e.w_p)^2
+  // / 2 (docs/model-import.md, "Armature").
+  for (const ParsedJoint& j : js)
+    if (j.src.kind == SourceKind::Hinge && j.armature > 0.0)
+      l.inertia +=
+          j.armature * (0.5 * Mat3::Identity() + 0.5 * j.src.axis * j.src.axis.transpose());
   const int self = static_cast<int>(c.tree.links.size());
   c.body_link[l.name] = self;
   c.tree.links.push_back(std::move(l));

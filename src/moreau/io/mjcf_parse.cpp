@@ -338,6 +338,7 @@ Result<ImportedModel> import(const std::string& xml, const std::string& file,
     c.opt = &opt;
     c.tree.source = file;
     c.tree.name = root->Attribute("model") ? root->Attribute("model") : "mjcf";
+    c.tree.dt = 0.002;  // MuJoCo's default time step, also for a file without <option>
     for (const Element* e = root->FirstChildElement("compiler"); e;
          e = e->NextSiblingElement("compiler"))
       parse_compiler(c, e);

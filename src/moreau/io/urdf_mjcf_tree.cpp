@@ -361,6 +361,9 @@ Result<Scene> build_tree_scene(const LinkTree& t, const LinkValues& values, Tree
       return Error{t.source, 0, "initial state", "finite body poses",
                    "non-finite numbers (positions or joint values too large)"};
     if (t.dt > 0.0) sc.settings.dt = t.dt;
+    // Robot files run on the fast path, as `moreau compare` runs them: on the real robots the full
+    // solve leaves steps unconverged that the fast path converges (docs/model-import.md).
+    sc.settings.fast_path = true;
     sc.duration = 5.0;
     if (out) *out = std::move(b);
     return sc;

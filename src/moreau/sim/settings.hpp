@@ -55,7 +55,8 @@ struct SimSettings {
   // Schur complement of the joint rows (sim/joint_schur.hpp) and expand the answer to the full
   // impulse, judged by the full problem's natural map. NCP and CCP solvers other than sap; a
   // Problem with softening or redundant joint rows goes full. Off by default (the benchmark and
-  // the experiments solve the full problem); `moreau simulate --fast-path`, `moreau compare`.
+  // the experiments solve the full problem); on for URDF and MJCF files (their importer), `moreau
+  // simulate --fast-path`, `moreau compare`.
   bool fast_path = false;
   // The fast path's first attempt on the reduced NCP: nsn (semismooth Newton, solvers/nsn.hpp)
   // from the warm start, at most this many iterations at the step's tol; where it does not
