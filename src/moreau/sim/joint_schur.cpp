@@ -103,7 +103,9 @@ void JointSchur::reduce_factored(const Problem& p) {
       if (j < kj_ || j > i) continue;
       S_.block(coff_[i - kj_], coff_[j - kj_], csize_[i - kj_], csize_[j - kj_]) = D.entry(e);
     }
-  S_.selfadjointView<Eigen::Lower>().rankUpdate(Wt_, -1.0);  // D_S = D_cc - W^T W
+  // D_S = D_cc - W^T W; an island of joint rows alone has no D_S (Eigen's product would index
+  // the empty W's storage).
+  if (nc_ > 0) S_.selfadjointView<Eigen::Lower>().rankUpdate(Wt_, -1.0);
   xj_.resize(nj_);
   for (int i = 0; i < kj_; ++i)
     xj_.segment(chol.permuted_offset(i), p.blocks[i].size) =
