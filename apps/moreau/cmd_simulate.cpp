@@ -236,7 +236,7 @@ RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every
     const double violation = measure_state(m, s, r);
     if (blowup_check) {
       const std::string what =
-          blowup(m, s, r.initial_energy, energy_before, r.final_energy, sim.contacts());
+          blowup(m, s, violation, r.initial_energy, energy_before, r.final_energy, sim.contacts());
       if (!what.empty()) {
         r.error = "step " + std::to_string(i) + " (t = " + num(s.t) +
                   " s): the run blew up: " + what + " (--no-blowup-check runs on)";

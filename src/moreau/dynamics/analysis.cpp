@@ -5,16 +5,12 @@
 namespace moreau {
 
 namespace {
-std::string body_name(const Model& m, int b) {
-  return b < 0 ? std::string("world") : m.bodies()[b].name;
-}
-
 JointSummary summarize_joint(const Model& m, const Joint& j) {
   JointSummary js;
   js.name = j.name;
   js.type = joint_type_name(j.type);
-  js.base = body_name(m, j.base);
-  js.follower = body_name(m, j.follower);
+  js.base = m.body_name(j.base);
+  js.follower = m.body_name(j.follower);
   js.rows = j.rows();
   js.dofs = j.dofs();
   for (int k = 0; k < j.dofs(); ++k) {

@@ -76,16 +76,10 @@ void print(const ojson& j, int indent, std::string& out) {
   }
 }
 
-std::string body_name(const Model& m, int b) {
-  if (b < 0) return "world";
-  const std::string& n = m.bodies()[b].name;
-  return n.empty() ? "body" + std::to_string(b) : n;
-}
-
 ojson write_body(const Model& m, const State& s, int b) {
   const Body& body = m.bodies()[b];
   ojson o;
-  o["name"] = body_name(m, b);
+  o["name"] = m.body_name(b);
   o["mass"] = body.mass;
   o["inertia"] = ojson::array();
   for (int r = 0; r < 3; ++r) o["inertia"].push_back(vec(body.inertia.row(r).transpose()));
@@ -137,7 +131,7 @@ void write_shape(const Geometry& g, ojson& o) {
 ojson write_geometry(const Model& m, const Geometry& g) {
   ojson o;
   if (!g.name.empty()) o["name"] = g.name;
-  o["body"] = body_name(m, g.body);
+  o["body"] = m.body_name(g.body);
   o["type"] = shape_name(g.type);
   o["position"] = vec(g.pose.p);
   o["orientation"] = quat(g.pose.q);
@@ -156,8 +150,8 @@ ojson write_joint(const Model& m, const Joint& j) {
   ojson o;
   o["name"] = j.name;
   o["type"] = joint_type_name(j.type);
-  o["base"] = body_name(m, j.base);
-  o["follower"] = body_name(m, j.follower);
+  o["base"] = m.body_name(j.base);
+  o["follower"] = m.body_name(j.follower);
   o["frame_base"] = pose(j.frame_base);
   o["frame_follower"] = pose(j.frame_follower);
   write_joint_dofs(j, o);

@@ -22,6 +22,12 @@ int Model::body_index(const std::string& name) const {
   return -1;
 }
 
+std::string Model::body_name(int b) const {
+  if (b < 0) return "world";
+  const std::string& n = bodies_[b].name;
+  return n.empty() ? "body" + std::to_string(b) : n;
+}
+
 int Model::joint_index(const std::string& name) const {
   for (size_t i = 0; i < joints_.size(); ++i)
     if (joints_[i].name == name) return static_cast<int>(i);

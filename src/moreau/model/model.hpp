@@ -29,6 +29,8 @@ class Model {
   // Sum of joint constraint rows m_j (joints only; limits and contacts come and go).
   int joint_rows() const { return joint_rows_; }
   int body_index(const std::string& name) const;  // -1 if absent
+  // Body b's name for messages and files: "world" for b = -1, "body<b>" for an unnamed body.
+  std::string body_name(int b) const;
   int joint_index(const std::string& name) const;
   // Body i's inverse inertia in its body frame (computed once by ModelBuilder::build).
   const Mat3& inertia_inverse(int i) const { return inertia_inv_[i]; }
