@@ -133,5 +133,40 @@ TEST(MjcfSim, ArmatureIsInertiaAboutTheHingeAxis) {
   EXPECT_GT(std::abs(reference(0.05) - reference(0.0)), 0.1);
 }
 
+// servo_kp (docs/model-import.md, "Standing"): an actuated hinge holds its initial angle against
+// gravity with the static error m g l sin(theta) / kp, and not at all when the motor's ctrlrange
+// cannot give that torque.
+TEST(MjcfSim, ServoHoldsTheInitialAngleWithinTheMotorsTorque) {
+  auto hold = [](double ctrl_max) {
+    const std::string xml =
+        "<mujoco><option timestep=\"0.001\" gravity=\"0 0 -9.81\"/><worldbody><body name=\"p\">"
+        "<joint name=\"h\" axis=\"0 1 0\" damping=\"5\"/><inertial pos=\"0 0 -0.5\" mass=\"1\" "
+        "diaginertia=\"0.01 0.01 0.01\"/></body></worldbody><actuator><motor joint=\"h\" "
+        "ctrlrange=\"-" +
+        std::to_string(ctrl_max) + " " + std::to_string(ctrl_max) +
+        "\"/></actuator><keyframe><key qpos=\"0.5\"/></keyframe></mujoco>";
+    ImportOptions opt;
+    opt.servo_kp = 100.0;
+    opt.servo_kd = 5.0;
+    Result<ImportedModel> r = import_mjcf_string(xml, "servo.xml", ".", opt);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
+    const Scene& sc = r->scene;
+    Simulator sim(sc.model, sc.settings);
+    State s = sc.initial;
+    for (int i = 0; i < 5000; ++i) EXPECT_TRUE(sim.step(s)) << sim.error();  // 5 s
+    double q, qd;
+    joint_dof_state(sc.model.joints()[0], s, 0, &q, &qd);
+    return q;
+  };
+  const double q = hold(10.0);  // room for the 2.35 N m gravity asks
+  // Gravity pulls towards 0; the servo gives kp (0.5 - q) = m g l sin(q).
+  const double q_static = 0.5 - 9.81 * 0.5 * std::sin(q) / 100.0;
+  EXPECT_NEAR(q, q_static, 1e-4);
+  EXPECT_NEAR(q, 0.5 - 9.81 * 0.5 * std::sin(0.5) / 100.0, 2e-3);
+  // 1 N m at most: the pendulum sinks to where m g l sin(q) = 1 N m, slowed by the joint's
+  // damping alone (the servo's saturated; 2e-3 above it after 5 s, still settling).
+  EXPECT_NEAR(hold(1.0), std::asin(1.0 / (9.81 * 0.5)), 3e-3);
+}
+
 }  // namespace
 }  // namespace moreau

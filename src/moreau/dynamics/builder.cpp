@@ -187,7 +187,7 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
         }
         return w;
       };
-      double tau;
+      double tau, passive;  // the DoF's torque and its passive damping part, -d qd
       if (a.mode == ActuationMode::StablePd) {
         // Tan et al. eq. 9 for the follower's subtree moving rigidly about the joint with the
         // base held (the composite-rigid-body inertia of the DoF): S = Jf^-1 e_axis is the
@@ -214,8 +214,15 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
         const bool ok = std::abs(lu.determinant()) > 1e-12 && S.allFinite() && mass > 0.0;
         const double inv_mass = ok ? 1.0 / mass : inverse_inertia();
         if (!ok) bias = 0.0;
-        const double qd_next = (qd + dt * inv_mass * (t0 + bias)) / (1.0 + dt * c * inv_mass);
-        tau = t0 - c * qd_next;
+        const double d = j.damping[k];
+        double qd_next = (qd + dt * inv_mass * (t0 + bias)) / (1.0 + dt * c * inv_mass);
+        double act = t0 - (c - d) * qd_next;
+        if (std::abs(act) > a.effort_limit) {  // saturated: a constant torque, d still implicit
+          act = std::copysign(a.effort_limit, act);
+          qd_next = (qd + dt * inv_mass * (act + bias)) / (1.0 + dt * d * inv_mass);
+        }
+        passive = -d * qd_next;
+        tau = act + passive;
       } else {
         double damping = c * qd;
         if (st.implicit_joint_forces && c > 0.0) {
@@ -223,8 +230,11 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
           if (x > 1e-12) damping *= -std::expm1(-x) / x;  // (1 - e^-x) / x
         }
         tau = t0 - damping;
+        passive = c > 0.0 ? -damping * (j.damping[k] / c) : 0.0;
       }
-      if (a.mode != ActuationMode::Passive) tau = std::clamp(tau, -a.effort_limit, a.effort_limit);
+      // The effort limit bounds the actuator's torque, not the joint's passive damping.
+      if (a.mode != ActuationMode::Passive)
+        tau = std::clamp(tau - passive, -a.effort_limit, a.effort_limit) + passive;
       p_.generalized_force.segment<6>(6 * j.follower) += ax.Jf.row(axis).transpose() * tau;
       if (j.base >= 0)
         p_.generalized_force.segment<6>(6 * j.base) += ax.Jb.row(axis).transpose() * tau;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "moreau/dynamics/builder.hpp"
 #include "moreau/dynamics/joint_kinematics.hpp"
 #include "moreau/io/mjcf_internal.hpp"
 
@@ -258,6 +259,18 @@ LinkValues apply_keyframe(Context& c, const Element* root) {
   return values;
 }
 
+// The scene's model with its joints replaced (actuators changed after the build).
+void replace_joints(Scene& sc, const std::vector<Joint>& joints) {
+  const Model& m = sc.model;
+  ModelBuilder mb(m.name());
+  mb.set_gravity(m.gravity());
+  for (const Body& b : m.bodies()) mb.add_body(b);
+  for (const Joint& j : joints) mb.add_joint(j);
+  for (const Geometry& g : m.geometries()) mb.add_geometry(g);
+  Result<Model> rebuilt = mb.build();
+  if (rebuilt) sc.model = std::move(*rebuilt);
+}
+
 // Springs and position gains are explicit forces in moreau (damping is implicit per DoF, as in
 // MuJoCo): a DoF with inverse effective inertia w is stable only for dt^2 k w < 4. Larger values
 // are capped at dt^2 k w = 1, with a warning (docs/model-import.md).
@@ -297,14 +310,38 @@ void cap_explicit_springs(Context& c, const TreeBuild& tb, Scene& sc) {
       }
     }
   }
-  if (!changed) return;
-  ModelBuilder mb(m.name());
-  mb.set_gravity(m.gravity());
-  for (const Body& b : m.bodies()) mb.add_body(b);
-  for (const Joint& j : joints) mb.add_joint(j);
-  for (const Geometry& g : m.geometries()) mb.add_geometry(g);
-  Result<Model> rebuilt = mb.build();
-  if (rebuilt) sc.model = std::move(*rebuilt);
+  if (changed) replace_joints(sc, joints);
+}
+
+// --set servo_kp=KP [servo_kd=KD]: every DoF an actuator drives holds its angle of the initial
+// state by a stable PD servo (Tan, Liu & Turk 2011; ActuationMode::StablePd), its torque within
+// what the actuator can give (|gear| max|ctrlrange|, |gear| max|forcerange|), the keyframe's ctrl
+// kept as a feed-forward (docs/model-import.md, "Standing").
+void servo_actuated(Context& c, const TreeBuild& tb, Scene& sc) {
+  const double kp = c.opt->servo_kp, kd = c.opt->servo_kd;
+  if (!(kp > 0.0)) return;
+  std::vector<Joint> joints = sc.model.joints();
+  for (const Actuator& u : c.actuators) {
+    const int jn = tb.joint_of_link[u.link];
+    if (jn < 0) continue;
+    Joint& j = joints[jn];
+    DofActuator& d = j.actuators[u.dof];
+    double q, qd;
+    joint_dof_state(j, sc.initial, u.dof, &q, &qd);
+    double limit = d.effort_limit;
+    const double g = std::abs(u.gear);
+    if (u.ctrllimited)
+      limit = std::min(limit, g * std::max(std::abs(u.ctrl_lo), std::abs(u.ctrl_hi)));
+    if (u.forcelimited)
+      limit = std::min(limit, g * std::max(std::abs(u.force_lo), std::abs(u.force_hi)));
+    d.mode = ActuationMode::StablePd;
+    d.kp = kp;
+    d.kd = kd;
+    d.target = q;
+    d.amplitude = 0.0;
+    d.effort_limit = limit;
+  }
+  replace_joints(sc, joints);
 }
 
 void report_ignored(Context& c) {
@@ -373,6 +410,7 @@ Result<ImportedModel> import(const std::string& xml, const std::string& file,
       return e;
     }
     cap_explicit_springs(c, out.build, *sc);
+    servo_actuated(c, out.build, *sc);
     report_ignored(c);
     out.warnings = std::move(c.warnings);
     out.scene = std::move(*sc);

@@ -2,6 +2,8 @@
 #include "moreau/io/urdf_mjcf.hpp"
 
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -11,6 +13,7 @@ namespace moreau {
 Result<ImportOptions> import_options_from_params(const SceneParams& params,
                                                  const std::string& file) {
   ImportOptions o;
+  bool kd_set = false;
   for (const auto& [key, value] : params) {
     if (key == "floating") {
       if (value != "0" && value != "1" && value != "true" && value != "false")
@@ -28,11 +31,20 @@ Result<ImportOptions> import_options_from_params(const SceneParams& params,
       }
     } else if (key == "keyframe") {
       o.keyframe = value;
+    } else if (key == "servo_kp" || key == "servo_kd") {
+      char* end = nullptr;
+      const double v = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !(v >= 0.0) || !std::isfinite(v))
+        return Error{file, 0, "--set " + key, "a finite number >= 0", "'" + value + "'"};
+      (key == "servo_kp" ? o.servo_kp : o.servo_kd) = v;
+      kd_set |= key == "servo_kd";
     } else {
       return Error{file, 0, "--set " + key,
-                   "one of floating, package_path, keyframe (URDF/MJCF files)", "'" + key + "'"};
+                   "one of floating, package_path, keyframe, servo_kp, servo_kd (URDF/MJCF files)",
+                   "'" + key + "'"};
     }
   }
+  if (!kd_set) o.servo_kd = o.servo_kp / 20.0;
   return o;
 }
 
