@@ -24,7 +24,7 @@ struct Hinged {
 
 // A box (mass 1, half extents 0.02 x 0.06 x 0.08) on a unary hinge about world x through the
 // point `offset` above its CoM, so that the CoM hangs `offset` below the axis; `g` gravity.
-Hinged hinged(double offset, double g, double q0, const DofActuator& servo) {
+Hinged hinged(double offset, double g, double q0, const DofActuator& servo, double damping = 0.0) {
   ModelBuilder mb("hinged");
   mb.set_gravity(Vec3(0, 0, -g));
   State s;
@@ -39,6 +39,7 @@ Hinged hinged(double offset, double g, double q0, const DofActuator& servo) {
   s0.r[b] = pivot + Vec3(0, 0, -offset);
   Joint j = joint_at("hinge", JointType::Revolute, -1, b, {pivot, axis_frame(Vec3::UnitX())}, s0);
   j.actuators[0] = servo;
+  j.damping[0] = damping;
   mb.add_joint(j);
   return {*mb.build(), s, I};
 }
@@ -117,4 +118,21 @@ TEST(StablePd, ServoHoldsThePendulumWhereItsSpringBalancesGravity) {
   joint_dof_state(h.model.joints()[0], h.state, 0, &q, &qd);
   EXPECT_NEAR(q, q_eq, 1e-6);
   EXPECT_NEAR(qd, 0.0, 1e-6);
+}
+
+TEST(StablePd, SaturatedServoKeepsTheJointsDamping) {
+  // The effort limit bounds the servo's torque, not the joint's damping: a servo of at most 0.3 N m
+  // lets the pendulum sink to m g r sin(q) = 0.3 N m, and the joint's damping 0.2 N m s still
+  // settles it there (clamped together with the servo, the damping was lost and the pendulum
+  // swung on undamped).
+  const double r = 0.1, g = 9.81, limit = 0.3;
+  DofActuator servo = spd(40.0, 2.0, 1.0);
+  servo.effort_limit = limit;
+  Hinged h = hinged(r, g, 1.0, servo, 0.2);
+  Simulator sim(h.model, settings());
+  for (int k = 0; k < 4000; ++k) ASSERT_TRUE(sim.step(h.state)) << sim.error();
+  double q, qd;
+  joint_dof_state(h.model.joints()[0], h.state, 0, &q, &qd);
+  EXPECT_NEAR(q, std::asin(limit / (1.0 * g * r)), 1e-4);
+  EXPECT_NEAR(qd, 0.0, 1e-4);
 }

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const USAGE = 'usage: node tools/mujoco3/mj3.mjs MODEL.xml [--steps N] [--dt H] [--every K] [--key K]';
+const USAGE = 'usage: node tools/mujoco3/mj3.mjs MODEL.xml [--steps N] [--dt H] [--every K] [--key K] [--servo-kp KP] [--servo-kd KD]';
 
 function die(msg, code = 1) {
   process.stderr.write(`mj3: ${msg}\n`);
@@ -23,7 +23,7 @@ function die(msg, code = 1) {
 
 // ---------------------------------------------------------------- arguments
 function parseArgs(argv) {
-  const a = { model: null, steps: 0, dt: null, every: 1, key: -1 };
+  const a = { model: null, steps: 0, dt: null, every: 1, key: -1, servoKp: 0, servoKd: null };
   for (let i = 0; i < argv.length; i++) {
     const s = argv[i];
     const val = () => {
@@ -42,6 +42,10 @@ function parseArgs(argv) {
     } else if (s === '--every') {
       a.every = Number(val());
       if (!Number.isInteger(a.every) || a.every < 1) die(`--every must be an integer >= 1\n${USAGE}`, 2);
+    } else if (s === '--servo-kp' || s === '--servo-kd') {
+      const v = Number(val());
+      if (!(Number.isFinite(v) && v >= 0)) die(`${s} must be a number >= 0\n${USAGE}`, 2);
+      if (s === '--servo-kp') a.servoKp = v; else a.servoKd = v;
     } else if (s === '--key') {
       a.key = Number(val());
       if (!Number.isInteger(a.key) || a.key < 0) die(`--key must be an integer >= 0\n${USAGE}`, 2);
@@ -261,7 +265,26 @@ if (args.steps > 0) {
   const trajectory = [];
   let nconSum = 0;
   let wallMs = 0;
+  // --servo-kp: every hinge or slide actuator's ctrl = kp (q0 - q) - kd qd at each step, q0 its
+  // angle at the start, clamped to ctrlrange by MuJoCo: moreau's `--set servo_kp` (which is a
+  // stable PD servo, so the two agree for small dt kp / inertia).
+  const servo = [];
+  if (args.servoKp > 0) {
+    const kd = args.servoKd ?? args.servoKp / 20;
+    const trn = m.actuator_trnid, jqp = m.jnt_qposadr, jdof = m.jnt_dofadr, jtype = m.jnt_type;
+    const gear = m.actuator_gear;
+    for (let i = 0; i < m.nu; i++) {
+      const jn = trn[2 * i];
+      if (jtype[jn] !== 2 && jtype[jn] !== 3) continue;  // mjJNT_SLIDE, mjJNT_HINGE
+      servo.push({ u: i, qa: jqp[jn], va: jdof[jn], q0: d.qpos[jqp[jn]], g: gear[6 * i], kd });
+    }
+  }
   for (let k = 1; k <= args.steps; k++) {
+    if (servo.length) {
+      const qpos = d.qpos, qvel = d.qvel, ctrl = d.ctrl;
+      for (const sv of servo)
+        ctrl[sv.u] = (args.servoKp * (sv.q0 - qpos[sv.qa]) - sv.kd * qvel[sv.va]) / sv.g;
+    }
     const t0 = performance.now();
     mj.mj_step(m, d);
     wallMs += performance.now() - t0;

@@ -314,7 +314,8 @@ void cap_explicit_springs(Context& c, const TreeBuild& tb, Scene& sc) {
 }
 
 // --set servo_kp=KP [servo_kd=KD]: every DoF an actuator drives holds its angle of the initial
-// state by a stable PD servo (Tan, Liu & Turk 2011; ActuationMode::StablePd), its torque within
+// state by a PD servo (ActuationMode::Position: kp explicit, kd implicit, as MuJoCo runs a PD
+// law through ctrl; a stable PD servo lets a floating robot's hip yaw saturate), its torque within
 // what the actuator can give (|gear| max|ctrlrange|, |gear| max|forcerange|), the keyframe's ctrl
 // kept as a feed-forward (docs/model-import.md, "Standing").
 void servo_actuated(Context& c, const TreeBuild& tb, Scene& sc) {
@@ -334,7 +335,7 @@ void servo_actuated(Context& c, const TreeBuild& tb, Scene& sc) {
       limit = std::min(limit, g * std::max(std::abs(u.ctrl_lo), std::abs(u.ctrl_hi)));
     if (u.forcelimited)
       limit = std::min(limit, g * std::max(std::abs(u.force_lo), std::abs(u.force_hi)));
-    d.mode = ActuationMode::StablePd;
+    d.mode = ActuationMode::Position;
     d.kp = kp;
     d.kd = kd;
     d.target = q;
@@ -409,8 +410,8 @@ Result<ImportedModel> import(const std::string& xml, const std::string& file,
       if (e.file == file) std::tie(e.file, e.line) = c.where(e.line);
       return e;
     }
-    cap_explicit_springs(c, out.build, *sc);
     servo_actuated(c, out.build, *sc);
+    cap_explicit_springs(c, out.build, *sc);
     report_ignored(c);
     out.warnings = std::move(c.warnings);
     out.scene = std::move(*sc);

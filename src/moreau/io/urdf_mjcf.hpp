@@ -15,7 +15,7 @@ struct ImportOptions {
   bool floating_base = false;              // URDF: root link free (true) or fixed to the world
   std::vector<std::string> package_paths;  // roots searched for package://NAME/... paths
   std::string keyframe;                    // MJCF: keyframe name for the initial state ("" first)
-  // MJCF: > 0 holds every actuated DoF at its initial angle by a stable PD servo of these gains
+  // MJCF: > 0 holds every actuated DoF at its initial angle by a PD servo of these gains
   // [N m/rad, N m s/rad] (docs/model-import.md, "Standing").
   double servo_kp = 0.0, servo_kd = 0.0;
 };
