@@ -250,7 +250,10 @@ bool Simulator::solve_reduced(const Problem& r, const SolverInfo& info, int& new
     return false;
   if (use_newton && schur_sol_.status == SolveStatus::MaxIterations) {
     schur_warm_.lambda = schur_sol_.lambda;
-    newton(schur_warm_);  // a polish: its answer counts only if it converges
+    // A polish, then (where the cold retry above did not run) nsn from zero: a warm start in the
+    // wrong stick-slip pattern can trap it where a cold start is not. Each counts only if it
+    // converges.
+    if (!newton(schur_warm_) && !cold_retry) newton(cold_start_);
   }
   schur_sol_.iteration_time_s += newton_time;
   return true;

@@ -1,0 +1,74 @@
+// Unitree's G1 (29 and 23 joints) and H1, unchanged MuJoCo files from ../shared/robots, with the
+// default settings (docs/model-import.md, "Real robots" and "Standing"): passive, they fall and
+// come to rest with every step converged, no energy gained and shallow contacts; servoed at their
+// initial angles, they stand. Skips when the files are absent.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "moreau/dynamics/builder.hpp"
+#include "moreau/io/urdf_mjcf.hpp"
+#include "moreau/sim/simulator.hpp"
+
+namespace moreau {
+namespace {
+
+std::string robot(const std::string& file) {
+  const char* shared = std::getenv("MOREAU_SHARED_DIR");
+  return std::string(shared ? shared : "../shared") + "/robots/unitree/" + file;
+}
+
+struct Rollout {
+  int steps = 0, unconverged = 0;
+  double energy0 = 0.0, max_gain = 0.0, max_depth = 0.0, violation = 0.0;
+  Vec3 pelvis0, pelvis;
+};
+
+// 5 s at the file's dt (MuJoCo's 2 ms), default settings.
+Rollout simulate(const std::string& file, const SceneParams& params = {}) {
+  Result<Scene> sc = load_model_file(file, params);
+  EXPECT_TRUE(sc.ok()) << (sc.ok() ? "" : sc.error().message());
+  Rollout r;
+  if (!sc.ok()) return r;
+  const Model& m = sc->model;
+  State s = sc->initial;
+  Simulator sim(m, sc->settings);
+  r.energy0 = total_energy(m, s);
+  r.pelvis0 = s.r[0];
+  r.steps = static_cast<int>(std::lround(5.0 / sc->settings.dt));
+  for (int i = 0; i < r.steps; ++i) {
+    EXPECT_TRUE(sim.step(s)) << sim.error();
+    r.unconverged += !sim.solution().converged();
+    r.max_gain = std::max(r.max_gain, total_energy(m, s) - r.energy0);
+    for (const Contact& c : sim.contacts()) r.max_depth = std::max(r.max_depth, -c.gap);
+  }
+  r.violation = constraint_violation(m, s);
+  r.pelvis = s.r[0];
+  return r;
+}
+
+TEST(RealRobots, PassiveFallComesToRestConverged) {
+  for (const char* f : {"g1/scene_29dof.xml", "g1/scene_23dof.xml", "h1/scene.xml"}) {
+    if (!std::filesystem::exists(robot(f))) GTEST_SKIP() << robot(f) << " absent";
+    const Rollout r = simulate(robot(f));
+    EXPECT_EQ(r.unconverged, 0) << f;
+    EXPECT_LE(r.max_gain, 0.01 * r.energy0) << f;  // never 1% above the start
+    EXPECT_LE(r.max_depth, 5e-3) << f;
+    EXPECT_LE(r.violation, 1e-4) << f;
+    EXPECT_LT(r.pelvis.z(), 0.2) << f;  // it fell: the pelvis started at 0.7 m or higher
+  }
+}
+
+TEST(RealRobots, ServoedAtTheInitialAnglesTheyStand) {
+  for (const char* f : {"g1/scene_29dof.xml", "h1/scene.xml"}) {
+    if (!std::filesystem::exists(robot(f))) GTEST_SKIP() << robot(f) << " absent";
+    const Rollout r = simulate(robot(f), {{"servo_kp", "3000"}});
+    EXPECT_EQ(r.unconverged, 0) << f;
+    EXPECT_LT((r.pelvis - r.pelvis0).norm(), 0.02) << f;
+    EXPECT_LE(r.max_gain, 0.01 * r.energy0) << f;
+  }
+}
+
+}  // namespace
+}  // namespace moreau
