@@ -1,6 +1,7 @@
 // Mesh files through assimp's C API, convex hulls through qhull's reentrant C API (libqhull_r).
 #include "moreau/collision/mesh_io.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -87,6 +88,38 @@ Result<std::shared_ptr<const MeshData>> load_mesh(const std::string& path) {
 #endif
 }
 
+void build_vertex_neighbors(MeshData& mesh) {
+  const size_t n = mesh.vertices.size();
+  std::vector<std::vector<int>> adj(n);
+  for (const auto& t : mesh.triangles)
+    for (int k = 0; k < 3; ++k) {
+      adj[t[k]].push_back(t[(k + 1) % 3]);
+      adj[t[k]].push_back(t[(k + 2) % 3]);
+    }
+  mesh.neighbor_start.clear();
+  mesh.neighbors.clear();
+  mesh.climb_starts.clear();
+  // A vertex on no triangle would end the support's climb there: no graph then (every vertex).
+  if (std::any_of(adj.begin(), adj.end(), [](const auto& a) { return a.empty(); })) return;
+  mesh.neighbor_start.push_back(0);
+  for (auto& a : adj) {
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+    mesh.neighbors.insert(mesh.neighbors.end(), a.begin(), a.end());
+    mesh.neighbor_start.push_back(static_cast<int>(mesh.neighbors.size()));
+  }
+  mesh.climb_starts.clear();
+  for (int k = 0; k < 14; ++k) {
+    const Vec3 d =
+        k < 6 ? Vec3(Vec3::Unit(k % 3) * (k < 3 ? 1.0 : -1.0))
+              : Vec3((k - 6) & 1 ? 1.0 : -1.0, (k - 6) & 2 ? 1.0 : -1.0, (k - 6) & 4 ? 1.0 : -1.0);
+    int best = 0;
+    for (size_t i = 1; i < n; ++i)
+      if (mesh.vertices[i].dot(d) > mesh.vertices[best].dot(d)) best = static_cast<int>(i);
+    mesh.climb_starts.push_back(best);
+  }
+}
+
 Result<std::shared_ptr<const MeshData>> convex_hull(const std::vector<Vec3>& points,
                                                     const std::string& source) {
   for (size_t v = 0; v < points.size(); ++v)
@@ -143,6 +176,7 @@ Result<std::shared_ptr<const MeshData>> convex_hull(const std::vector<Vec3>& poi
   if (code != 0 || mesh->triangles.size() < 4)
     return Error{source, 0, "convex hull", "a hull of 4 or more faces",
                  "qhull failed (code " + std::to_string(code) + ")"};
+  build_vertex_neighbors(*mesh);
   return std::shared_ptr<const MeshData>(std::move(mesh));
 #else
   return Error{source, 0, "convex hull", "moreau built with qhull (libqhull-dev)",

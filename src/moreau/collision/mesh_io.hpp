@@ -19,6 +19,9 @@ Result<std::shared_ptr<const MeshData>> load_mesh(const std::string& path);
 Result<std::shared_ptr<const MeshData>> convex_hull(const std::vector<Vec3>& points,
                                                     const std::string& source);
 
+// Fills mesh.neighbor_start / neighbors from its triangles (each vertex's neighbours sorted).
+void build_vertex_neighbors(MeshData& mesh);
+
 // Hull of a loaded mesh's vertices, keeping its source.
 Result<std::shared_ptr<const MeshData>> convex_hull(const MeshData& mesh);
 

@@ -139,6 +139,8 @@ void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin
       return P.push(support(b, -n), 0.0, 0, margin, out);
     case ShapeType::ConvexMesh:
     case ShapeType::TriangleMesh: {
+      // Its lowest point (the support's climb) first: a hull above the margin has no contact.
+      if (P.gap(support(b, -n)) >= margin) return;
       const auto& v = g.mesh->vertices;
       const size_t first = out.size();
       for (size_t k = 0; k < v.size(); ++k)

@@ -30,6 +30,12 @@ struct MeshData {
   std::string source;  // file it came from, for messages
   std::vector<Vec3> vertices;
   std::vector<std::array<int, 3>> triangles;  // outward CCW for hulls; arbitrary for soups
+  // A convex hull's vertex graph (CSR: vertex i's neighbours are neighbors[neighbor_start[i] ..
+  // neighbor_start[i + 1])), for the support function's hill climb; empty for soups and for hulls
+  // given by their triangles.
+  std::vector<int> neighbor_start, neighbors;
+  // Where the climb starts: the vertices farthest along the 6 axes and 8 cube diagonals.
+  std::vector<int> climb_starts;
 };
 
 // A height field (MuJoCo's hfield): a grid of nrow x ncol points over [-rx, rx] x [-ry, ry] of
