@@ -2,9 +2,13 @@
 // libmujoco-dev, MOREAU_HAVE_MUJOCO); without it run_compare says so.
 #include "moreau/bench/compare_mujoco.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
@@ -77,9 +81,33 @@ double mujoco_energy(const mjModel* m, mjData* d) {
   return d->energy[0] + d->energy[1];
 }
 
-Result<EngineRun> run_mujoco(const CompareOptions& o) {
-  char err[1024] = "";
-  mjModel* m = mj_loadXML(o.model.c_str(), nullptr, err, sizeof(err));
+// The file itself, else mujoco22_copy's copy (into copy); null with err on failure.
+mjModel* load_mujoco(const std::string& file, MujocoCopy* copy, std::string* err) {
+  char buf[1024] = "";
+  if (mjModel* m = mj_loadXML(file.c_str(), nullptr, buf, sizeof(buf))) return m;
+  *err = buf;
+  Result<MujocoCopy> c = mujoco22_copy(file);
+  if (!c) return nullptr;
+  // mj_loadXML reads files: the copy goes through a temporary one, removed at once.
+  namespace fs = std::filesystem;
+  const fs::path tmp =
+      fs::temp_directory_path() / ("moreau_compare_" + std::to_string(::getpid()) + ".xml");
+  std::ofstream(tmp) << c->xml;
+  char buf2[1024] = "";
+  mjModel* m = mj_loadXML(tmp.string().c_str(), nullptr, buf2, sizeof(buf2));
+  std::error_code ec;
+  fs::remove(tmp, ec);
+  if (!m) {
+    *err += std::string(" (and on a copy without what MuJoCo 3 added: ") + buf2 + ")";
+    return nullptr;
+  }
+  *copy = std::move(*c);
+  return m;
+}
+
+Result<EngineRun> run_mujoco(const CompareOptions& o, MujocoCopy* copy) {
+  std::string err;
+  mjModel* m = load_mujoco(o.model, copy, &err);
   if (!m) return Error{o.model, 0, "MuJoCo mj_loadXML", "a model MuJoCo loads", err};
   m->opt.timestep = o.dt;
   m->opt.enableflags |= mjENBL_ENERGY;
@@ -146,10 +174,13 @@ Result<CompareResult> run_compare(const CompareOptions& o) {
   if (!im) return im.error();
   if (!o.solver.empty() && !find_solver(o.solver))
     return Error{"", 0, "--solver", "a registered solver (" + solver_names() + ")", o.solver};
-  Result<EngineRun> mj = run_mujoco(o);
+  MujocoCopy copy;
+  Result<EngineRun> mj = run_mujoco(o, &copy);
   if (!mj) return mj.error();
   CompareResult c;
   c.options = o;
+  c.mujoco_copy = std::move(copy.xml);
+  c.mujoco_copy_changes = std::move(copy.changed);
   c.mujoco = std::move(*mj);
   c.moreau = run_moreau(o, std::move(*im));
   return c;

@@ -38,7 +38,21 @@ struct EngineRun {
 struct CompareResult {
   CompareOptions options;
   EngineRun mujoco, moreau;
+  // Where Debian's MuJoCo 2.2.2 cannot load the file: the copy it ran (mujoco22_copy) and what
+  // the copy changed; empty when it ran the file itself.
+  std::string mujoco_copy;
+  std::vector<std::string> mujoco_copy_changes;
 };
+
+// A copy of an MJCF file for MuJoCo 2.2.2 (files written for MuJoCo 3): includes expanded, asset
+// directories made absolute, and what 2.2.2 rejects and the compared run does not use changed or
+// dropped: <sensor> elements, joint actuatorfrcrange/actuatorfrclimited, autolimits made explicit
+// (MuJoCo 3's default). `changed` says what, in words.
+struct MujocoCopy {
+  std::string xml;
+  std::vector<std::string> changed;
+};
+Result<MujocoCopy> mujoco22_copy(const std::string& file);
 
 Result<CompareResult> run_compare(const CompareOptions& o);
 

@@ -67,8 +67,14 @@ std::string compare_markdown(const CompareResult& c) {
   o << "Model `" << c.options.model << "`, dt " << c.options.dt << " s, duration "
     << c.options.duration << " s.\n\n"
     << "- MuJoCo: " << c.mujoco.detail << "; " << c.mujoco.bodies << " bodies, " << c.mujoco.dofs
-    << " DoFs; " << status(c.mujoco) << ".\n"
-    << "- moreau: " << c.moreau.detail << "; " << c.moreau.bodies << " bodies (" << c.moreau.dofs
+    << " DoFs; " << status(c.mujoco) << ".\n";
+  if (!c.mujoco_copy.empty()) {
+    o << "- MuJoCo ran a copy of the file (`moreau compare --out DIR` writes it to "
+         "DIR/model_mujoco22.xml):";
+    for (const std::string& w : c.mujoco_copy_changes) o << " " << w << ";";
+    o << " includes expanded, asset directories absolute.\n";
+  }
+  o << "- moreau: " << c.moreau.detail << "; " << c.moreau.bodies << " bodies (" << c.moreau.dofs
     << " velocities, maximal coordinates); " << status(c.moreau) << "; " << c.moreau.nonconverged
     << " steps not converged.\n\n"
     << "| measure | MuJoCo | moreau | moreau / MuJoCo |\n|---|---|---|---|\n";
@@ -97,6 +103,7 @@ std::string compare_json(const CompareResult& c) {
   j["model"] = c.options.model;
   j["dt"] = c.options.dt;
   j["duration"] = c.options.duration;
+  j["mujoco_copy_changes"] = c.mujoco_copy_changes;
   for (const EngineRun* r : {&c.mujoco, &c.moreau}) {
     const RunSummary s = summarize(*r);
     nlohmann::ordered_json e = {{"detail", r->detail},
@@ -145,6 +152,11 @@ std::string write_compare(const CompareResult& c, const std::string& dir) {
     f << "# MuJoCo and moreau side by side\n\n" << compare_markdown(c);
     f << "\n![time per step, energy, penetration, violation](compare.svg)\n";
     if (!f) return (d / "compare.md").string() + ": cannot write";
+  }
+  if (!c.mujoco_copy.empty()) {
+    std::ofstream f(d / "model_mujoco22.xml");
+    f << c.mujoco_copy;
+    if (!f) return (d / "model_mujoco22.xml").string() + ": cannot write";
   }
   svg::Figure fig;
   fig.title = {"MuJoCo and moreau: " + fs::path(c.options.model).filename().string(),
