@@ -168,5 +168,27 @@ TEST(MjcfSim, ServoHoldsTheInitialAngleWithinTheMotorsTorque) {
   EXPECT_NEAR(hold(1.0), std::asin(1.0 / (9.81 * 0.5)), 3e-3);
 }
 
+// contype/conaffinity as MuJoCo decides them: two geoms collide when either's contype meets the
+// other's conaffinity. A ball (contype 2, conaffinity 0) on a plane (contype 1, conaffinity 2)
+// rests on it (2 & 2); with the plane's conaffinity 1 it falls through (2 & 1 and 1 & 0 are 0).
+TEST(MjcfSim, ContypeConaffinityEitherWayCollides) {
+  auto fall = [](int plane_conaffinity) {
+    const std::string xml =
+        "<mujoco><worldbody><geom type=\"plane\" size=\"1 1 0.1\" contype=\"1\" conaffinity=\"" +
+        std::to_string(plane_conaffinity) +
+        "\"/><body pos=\"0 0 0.1\"><freejoint/><geom type=\"sphere\" size=\"0.1\" contype=\"2\" "
+        "conaffinity=\"0\"/></body></worldbody></mujoco>";
+    Result<ImportedModel> r = import_mjcf_string(xml, "filter.xml", ".");
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
+    const Scene& sc = r->scene;
+    Simulator sim(sc.model, sc.settings);
+    State s = sc.initial;
+    for (int i = 0; i < 250; ++i) EXPECT_TRUE(sim.step(s)) << sim.error();  // 0.5 s
+    return s.r[0].z();
+  };
+  EXPECT_NEAR(fall(2), 0.1, 1e-3);
+  EXPECT_LT(fall(1), -0.5);  // 0.5 s of free fall: 1.2 m
+}
+
 }  // namespace
 }  // namespace moreau

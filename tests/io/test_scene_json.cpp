@@ -82,6 +82,7 @@ void expect_same_model(const Model& a, const Model& b) {
                 same(x.material.tau_d, y.material.tau_d));
     EXPECT_EQ(x.group, y.group);
     EXPECT_EQ(x.mask, y.mask);
+    EXPECT_EQ(x.filter_either, y.filter_either);
     ASSERT_EQ(x.mesh == nullptr, y.mesh == nullptr);
     if (x.mesh) {
       ASSERT_EQ(x.mesh->vertices.size(), y.mesh->vertices.size());
@@ -197,7 +198,7 @@ TEST(SceneJson, JointDofDataAndMeshesRoundTrip) {
     "bodies": [{"name": "a", "mass": 2, "inertia": [0.1, 0.2, 0.25]},
                {"name": "b", "mass": 1, "inertia": {"sphere": 0.1}, "position": [0, 0, -1],
                 "geometries": [{"type": "convex_mesh", "vertices": [[1,0,0],[-1,0,0],[0,1,0],[0,-1,0],[0,0,1],[0,0,-1]],
-                                "group": 2, "mask": 5}]}],
+                                "group": 2, "mask": 5, "filter": "either"}]}],
     "geometries": [{"name": "floor", "type": "mesh", "vertices": [[0,0,0],[1,0,0],[0,1,0]], "triangles": [[0,1,2]],
                     "position": [0, 0, -3]}],
     "joints": [{"name": "s", "type": "cylindrical", "base": "a", "follower": "b", "anchor": [0, 0, -0.5],
@@ -216,6 +217,8 @@ TEST(SceneJson, JointDofDataAndMeshesRoundTrip) {
   EXPECT_EQ(j.actuators[1].mode, ActuationMode::Passive);
   EXPECT_EQ(a->initial.t, 0.25);
   EXPECT_EQ(a->model.geometries()[0].group, 2u);  // body geometries come first
+  EXPECT_TRUE(a->model.geometries()[0].filter_either);
+  EXPECT_FALSE(a->model.geometries()[1].filter_either);
   // The anchor frame: joint x along the normalized axis, in the world, in the initial state.
   const Vec3 x_world = (a->initial.q[0] * (j.frame_base.q * Vec3::UnitX()));
   EXPECT_LE((x_world - Vec3(0, 0.6, 0.8)).norm(), 1e-15);

@@ -17,6 +17,7 @@ namespace moreau {
 struct GeomFilter {
   int body;
   uint32_t group, mask;
+  bool either;  // Geometry::filter_either
 };
 
 struct CollisionWorkspace {
@@ -86,7 +87,7 @@ CollisionDetector::CollisionDetector(const Model& model, const CollisionSettings
   w.hi.resize(ng);
   for (int i = 0; i < ng; ++i) {
     const Geometry& g = geoms[i];
-    w.filter.push_back({g.body, g.group, g.mask});
+    w.filter.push_back({g.body, g.group, g.mask, g.filter_either});
     if (g.type == ShapeType::Plane) {
       w.planes.push_back(i);
       continue;
@@ -143,13 +144,15 @@ CollisionDetector::~CollisionDetector() = default;
 CollisionDetector::CollisionDetector(CollisionDetector&&) noexcept = default;
 CollisionDetector& CollisionDetector::operator=(CollisionDetector&&) noexcept = default;
 
-// Filtering: different bodies (not both the world), group/mask both ways, no joint between them
+// Filtering: different bodies (not both the world), group/mask both ways (either way where both
+// geometries take MuJoCo's rule, Geometry::filter_either), no joint between them
 // unless Joint::collide_connected. Reads the compact per-geometry copies (cache friendly).
 static bool may_collide(const CollisionWorkspace& w, int i, int j) {
   const GeomFilter& a = w.filter[i];
   const GeomFilter& b = w.filter[j];
   if (a.body == b.body) return false;
-  if (!(a.group & b.mask) || !(b.group & a.mask)) return false;
+  const bool ab = a.group & b.mask, ba = b.group & a.mask;
+  if (a.either && b.either ? !(ab || ba) : !(ab && ba)) return false;
   return w.excluded.empty() ||
          !std::binary_search(w.excluded.begin(), w.excluded.end(), body_key(a.body, b.body));
 }

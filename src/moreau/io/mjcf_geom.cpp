@@ -168,6 +168,7 @@ Geometry parse_geom(Context& c, const Element* e, const std::string& cls, double
   const int contype = a.integer("contype", 1), conaffinity = a.integer("conaffinity", 1);
   g.group = static_cast<uint32_t>(contype);
   g.mask = static_cast<uint32_t>(conaffinity);
+  g.filter_either = true;  // (contype1 & conaffinity2) || (contype2 & conaffinity1)
   a.ignore_attrs(
       {"condim", "solref", "solimp", "solmix", "margin", "gap", "priority", "fluidshape"});
   if (auto err = validate_geometry(g, 0, element)) c.fail(e, err->element, err->expected, err->got);

@@ -231,7 +231,7 @@ Geometry SceneReader::geometry(const json& j, const Loc& at0, int body, bool top
             "height_field",
             "\"" + t + "\"");
   std::vector<std::string> allowed = {"name",     "type",  "position", "orientation",
-                                      "material", "group", "mask"};
+                                      "material", "group", "mask",     "filter"};
   if (top_level) allowed.push_back("body");
   switch (g.type) {
     case ShapeType::Plane:
@@ -266,6 +266,12 @@ Geometry SceneReader::geometry(const json& j, const Loc& at0, int body, bool top
     g.group = static_cast<uint32_t>(r_.integer64(*v, at.key("group"), 0, 0xffffffffLL));
   if (const json* v = Reader::get(j, "mask"))
     g.mask = static_cast<uint32_t>(r_.integer64(*v, at.key("mask"), 0, 0xffffffffLL));
+  if (const json* v = Reader::get(j, "filter")) {
+    const std::string f = v->is_string() ? v->get<std::string>() : "";
+    if (f != "both" && f != "either")
+      r_.fail(at.key("filter"), "\"both\" or \"either\"", v->dump());
+    g.filter_either = f == "either";
+  }
   shape(j, at, g);
   if (auto e = validate_geometry(g, mb_.num_bodies(), at.label)) r_.fail(at, *e);
   return g;

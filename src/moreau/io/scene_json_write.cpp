@@ -143,6 +143,7 @@ ojson write_geometry(const Model& m, const Geometry& g) {
   const Geometry d;
   if (g.group != d.group) o["group"] = g.group;
   if (g.mask != d.mask) o["mask"] = g.mask;
+  if (g.filter_either) o["filter"] = "either";
   return o;
 }
 

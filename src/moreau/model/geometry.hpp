@@ -85,6 +85,9 @@ struct Geometry {
   Material material;
   uint32_t group = 1;           // collision group bits
   uint32_t mask = 0xffffffffu;  // collides with geometries whose group & mask != 0 (both ways)
+  // MuJoCo's rule (contype/conaffinity): where both geometries have it, one direction of
+  // group & mask suffices (docs/model-import.md).
+  bool filter_either = false;
 };
 
 }  // namespace moreau
