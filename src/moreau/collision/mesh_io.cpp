@@ -108,7 +108,6 @@ void build_vertex_neighbors(MeshData& mesh) {
     mesh.neighbors.insert(mesh.neighbors.end(), a.begin(), a.end());
     mesh.neighbor_start.push_back(static_cast<int>(mesh.neighbors.size()));
   }
-  mesh.climb_starts.clear();
   for (int k = 0; k < 14; ++k) {
     const Vec3 d =
         k < 6 ? Vec3(Vec3::Unit(k % 3) * (k < 3 ? 1.0 : -1.0))

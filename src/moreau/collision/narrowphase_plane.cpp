@@ -42,7 +42,7 @@ void plane_cylinder(const HalfSpace& P, const PlacedShape& b, double margin,
   }
 }
 // Area of the convex hull of n <= kMaxManifold + 1 points of the plane (Andrew's monotone chain).
-double hull_area(std::array<Eigen::Vector2d, 9>& p, int n) {
+double hull_area(std::array<Eigen::Vector2d, kMaxManifold + 1>& p, int n) {
   if (n < 3) return 0.0;
   std::sort(p.begin(), p.begin() + n, [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
     return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
@@ -50,7 +50,7 @@ double hull_area(std::array<Eigen::Vector2d, 9>& p, int n) {
   auto cross = [](const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
     return (a.x() - o.x()) * (b.y() - o.y()) - (a.y() - o.y()) * (b.x() - o.x());
   };
-  std::array<Eigen::Vector2d, 18> h;
+  std::array<Eigen::Vector2d, 2 * (kMaxManifold + 1)> h;
   int k = 0;
   for (int i = 0; i < n; ++i) {  // lower hull
     while (k >= 2 && cross(h[k - 2], h[k - 1], p[i]) <= 0.0) --k;
@@ -83,6 +83,9 @@ void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n
   keep[kept++] = deepest;
   // Then greedily the point that enlarges the kept points' polygon most: the farthest point, then
   // the largest triangle, then the largest quadrilateral.
+  std::array<Eigen::Vector2d, kMaxManifold + 1> kept_flat;
+  kept_flat.fill(Eigen::Vector2d::Zero());
+  kept_flat[0] = flat(deepest);
   while (kept < max_points) {
     double best = 0.0;
     size_t pick = count;
@@ -90,10 +93,9 @@ void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n
       if (std::find(keep.begin(), keep.begin() + kept, i) != keep.begin() + kept) continue;
       double gain;
       if (kept == 1) {
-        gain = (flat(i) - flat(keep[0])).norm();
+        gain = (flat(i) - kept_flat[0]).norm();
       } else {
-        std::array<Eigen::Vector2d, 9> p;
-        for (int k = 0; k < kept; ++k) p[k] = flat(keep[k]);
+        std::array<Eigen::Vector2d, kMaxManifold + 1> p = kept_flat;  // hull_area sorts its copy
         p[kept] = flat(i);
         gain = hull_area(p, kept + 1);
       }
@@ -102,6 +104,7 @@ void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n
     // Nothing enlarges the polygon beyond rounding: the points coincide or lie on a line.
     const double scale = kept == 1 ? 1e-9 : 1e-18;
     if (pick == count || best <= scale) break;
+    kept_flat[kept] = flat(pick);
     keep[kept++] = pick;
   }
   std::array<ContactPoint, kMaxManifold> chosen;
