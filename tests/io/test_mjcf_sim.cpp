@@ -93,6 +93,30 @@ TEST(MjcfSim, SlowHumanoidRunsFiveSecondsWithoutNaN) {
   EXPECT_GT(s.r[0].z(), 0.0);
 }
 
+// An MJCF text's scene stepped `steps` times with its own settings (import and steps must succeed).
+struct MjcfRun {
+  Scene scene;
+  State state;
+  // The first joint's first DoF coordinate; NaN without a joint (a failed import).
+  double angle() const {
+    if (scene.model.num_joints() == 0) return NAN;
+    double q, qd;
+    joint_dof_state(scene.model.joints()[0], state, 0, &q, &qd);
+    return q;
+  }
+};
+MjcfRun run_mjcf(const std::string& xml, int steps, const ImportOptions& opt = {}) {
+  MjcfRun out;
+  Result<ImportedModel> r = import_mjcf_string(xml, "test.xml", ".", opt);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
+  if (!r.ok()) return out;
+  out.scene = std::move(r->scene);
+  out.state = out.scene.initial;
+  Simulator sim(out.scene.model, out.scene.settings);
+  for (int i = 0; i < steps; ++i) EXPECT_TRUE(sim.step(out.state)) << sim.error();
+  return out;
+}
+
 // A hinge's armature a adds a to the pendulum's inertia about its axis (docs/model-import.md,
 // "Armature"): (I_pivot + a) theta'' = -m g l sin(theta), integrated here by RK4, matches moreau's
 // swing to the time step's error, and the swing without armature is far from it.
@@ -104,15 +128,7 @@ TEST(MjcfSim, ArmatureIsInertiaAboutTheHingeAxis) {
         std::to_string(armature) +
         "\"/><inertial pos=\"0 0 -0.5\" mass=\"1\" diaginertia=\"0.01 0.01 0.01\"/></body>"
         "</worldbody><keyframe><key qpos=\"0.5\"/></keyframe></mujoco>";
-    Result<ImportedModel> r = import_mjcf_string(xml, "armature.xml", ".");
-    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
-    const Scene& sc = r->scene;
-    Simulator sim(sc.model, sc.settings);
-    State s = sc.initial;
-    for (int i = 0; i < 2000; ++i) EXPECT_TRUE(sim.step(s)) << sim.error();  // 1 s
-    double q, qd;
-    joint_dof_state(sc.model.joints()[0], s, 0, &q, &qd);
-    return q;
+    return run_mjcf(xml, 2000).angle();  // 1 s
   };
   auto reference = [](double armature) {
     const double I = 0.01 + 1.0 * 0.25 + armature, k = 1.0 * 9.81 * 0.5 / I, h = 1e-4;
@@ -148,15 +164,7 @@ TEST(MjcfSim, ServoHoldsTheInitialAngleWithinTheMotorsTorque) {
     ImportOptions opt;
     opt.servo_kp = 100.0;
     opt.servo_kd = 5.0;
-    Result<ImportedModel> r = import_mjcf_string(xml, "servo.xml", ".", opt);
-    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
-    const Scene& sc = r->scene;
-    Simulator sim(sc.model, sc.settings);
-    State s = sc.initial;
-    for (int i = 0; i < 5000; ++i) EXPECT_TRUE(sim.step(s)) << sim.error();  // 5 s
-    double q, qd;
-    joint_dof_state(sc.model.joints()[0], s, 0, &q, &qd);
-    return q;
+    return run_mjcf(xml, 5000, opt).angle();  // 5 s
   };
   const double q = hold(10.0);  // room for the 2.35 N m gravity asks
   // Gravity pulls towards 0; the servo gives kp (0.5 - q) = m g l sin(q).
@@ -178,13 +186,8 @@ TEST(MjcfSim, ContypeConaffinityEitherWayCollides) {
         std::to_string(plane_conaffinity) +
         "\"/><body pos=\"0 0 0.1\"><freejoint/><geom type=\"sphere\" size=\"0.1\" contype=\"2\" "
         "conaffinity=\"0\"/></body></worldbody></mujoco>";
-    Result<ImportedModel> r = import_mjcf_string(xml, "filter.xml", ".");
-    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
-    const Scene& sc = r->scene;
-    Simulator sim(sc.model, sc.settings);
-    State s = sc.initial;
-    for (int i = 0; i < 250; ++i) EXPECT_TRUE(sim.step(s)) << sim.error();  // 0.5 s
-    return s.r[0].z();
+    const MjcfRun run = run_mjcf(xml, 250);  // 0.5 s
+    return run.state.r.empty() ? NAN : run.state.r[0].z();
   };
   EXPECT_NEAR(fall(2), 0.1, 1e-3);
   EXPECT_LT(fall(1), -0.5);  // 0.5 s of free fall: 1.2 m
