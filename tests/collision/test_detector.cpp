@@ -1,7 +1,11 @@
 // CollisionDetector: filtering (joints, groups/masks), canonical order A/B, ids, determinism.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "moreau/collision/contact.hpp"
+#include "moreau/collision/mesh_io.hpp"
+#include "moreau/collision/narrowphase.hpp"
 
 namespace moreau {
 namespace {
@@ -166,6 +170,64 @@ TEST(Detector, CarriedNormalsGiveTheContactsOfAFreshDetector) {
     }
     EXPECT_GT(compared, 20);
   }
+}
+
+// The direction that separated a pair at the step before (the detector skips the narrowphase
+// while it still separates the pair by the margin) never hides a contact: two hulls of random
+// points, one passing the other close enough to overlap by up to 2 cm, turning, give the contacts
+// of a fresh detector at every pose, in both geometry orders.
+TEST(Detector, CarriedSeparationsGiveTheContactsOfAFreshDetector) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Vec3> pts;
+  for (int k = 0; k < 60; ++k) pts.push_back(Vec3(u(rng), u(rng), u(rng)).normalized() * 0.1);
+  const auto hull = convex_hull(pts, "random points");
+  ASSERT_TRUE(hull) << hull.error().message();
+  for (const bool moving_first : {true, false}) {
+    ModelBuilder mb("separations");
+    mb.add_body(unit_body("a"));
+    mb.add_body(unit_body("b"));
+    Geometry g;
+    g.type = ShapeType::ConvexMesh;
+    g.mesh = *hull;
+    g.body = 0;
+    mb.add_geometry(g);
+    g.body = 1;
+    mb.add_geometry(g);
+    Model m = *mb.build();
+    CollisionDetector carried(m);
+    State s = State::zeros(2);
+    const int im = moving_first ? 0 : 1;
+    int apart = 0, touching = 0;
+    for (int k = 0; k < 200; ++k) {
+      const double t = 0.005 * k;  // x from 0.5 m through 0 to -0.5 m
+      s.r[im] = Vec3(0.5 - t, 0.17 + 0.01 * std::sin(7 * t), 0.02);
+      s.q[im] = Quat(Eigen::AngleAxisd(3.0 * t, Vec3(0.3, 0.5, 1.0).normalized()));
+      s.q[1 - im] = Quat(Eigen::AngleAxisd(0.2, Vec3::UnitX()));
+      const std::vector<Contact> c = carried.detect(s, {});
+      CollisionDetector fresh(m);
+      const std::vector<Contact>& f = fresh.detect(s, {});
+      ASSERT_EQ(c.size(), f.size()) << k;
+      for (size_t i = 0; i < c.size(); ++i) EXPECT_NEAR(c[i].gap, f[i].gap, 1e-9) << k;
+      (c.empty() ? apart : touching)++;
+    }
+    EXPECT_GT(apart, 50);  // the cache had pairs to skip, on both sides of the crossing
+    EXPECT_GT(touching, 20);
+  }
+}
+
+// separated_along: -(h_a(n) + h_b(-n)) bounds the distance from below, and equals it along the
+// line of two spheres' centres.
+TEST(Detector, SeparatedAlongIsTheSupportBound) {
+  Geometry ball = sphere(0, 0.1);
+  const PlacedShape a = place(ball, Pose{Vec3::Zero(), Quat::Identity()});
+  const PlacedShape b = place(ball, Pose{Vec3(0.3, 0, 0), Quat::Identity()});  // 0.1 m apart
+  EXPECT_TRUE(separated_along(a, b, Vec3::UnitX(), 0.1 - 1e-12));
+  EXPECT_FALSE(separated_along(a, b, Vec3::UnitX(), 0.1 + 1e-12));
+  EXPECT_FALSE(separated_along(a, b, -Vec3::UnitX(), 0.0));  // the wrong way: overlap
+  const Vec3 tilted = Vec3(1, 1, 0).normalized();            // 0.3 cos 45 - 0.2 = 0.012 m
+  EXPECT_TRUE(separated_along(a, b, tilted, 0.012));
+  EXPECT_FALSE(separated_along(a, b, tilted, 0.013));
 }
 
 }  // namespace

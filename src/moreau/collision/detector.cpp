@@ -46,6 +46,11 @@ struct CollisionWorkspace {
   // (the pairs' order), and this step's, swapped after the narrowphase.
   std::vector<uint64_t> hint_key, next_key;
   std::vector<Vec3> hint_normal, next_normal;
+  // Each convex pair without contacts: the direction that proved it separated (collide's
+  // separation), sorted by pair key; a pair it still separates by the margin skips the
+  // narrowphase (robot links near each other: GJK on most of the broad phase's pairs otherwise).
+  std::vector<uint64_t> sep_key, next_sep_key;
+  std::vector<Vec3> sep_dir, next_sep_dir;
 };
 
 namespace {
@@ -226,17 +231,32 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
   w.contacts.clear();
   w.next_key.clear();
   w.next_normal.clear();
-  size_t h = 0;  // walks the last step's hints alongside the pairs (both sorted)
+  w.next_sep_key.clear();
+  w.next_sep_dir.clear();
+  size_t h = 0, sp = 0;  // walk the last step's hints and separations alongside the pairs (sorted)
   for (const auto& [ga, gb] : w.pairs) {
     w.pts.clear();
     const uint64_t key = (static_cast<uint64_t>(ga) << 32) | static_cast<uint64_t>(gb);
+    while (sp < w.sep_key.size() && w.sep_key[sp] < key) ++sp;
+    if (sp < w.sep_key.size() && w.sep_key[sp] == key &&
+        separated_along({&geoms[ga], w.X[ga], w.R[ga], nullptr, 3},
+                        {&geoms[gb], w.X[gb], w.R[gb], nullptr, 3}, w.sep_dir[sp], margin)) {
+      w.next_sep_key.push_back(key);
+      w.next_sep_dir.push_back(w.sep_dir[sp]);
+      continue;
+    }
     while (h < w.hint_key.size() && w.hint_key[h] < key) ++h;
     const bool hinted = h < w.hint_key.size() && w.hint_key[h] == key;
+    Vec3 sep = Vec3::Zero();
     collide({&geoms[ga], w.X[ga], &w.bvh[ga], &w.R[ga], w.has_hull[ga] ? &w.hull[ga] : nullptr,
              triangles && w.has_closed[ga] ? &w.closed[ga] : nullptr},
             {&geoms[gb], w.X[gb], &w.bvh[gb], &w.R[gb], w.has_hull[gb] ? &w.hull[gb] : nullptr,
              triangles && w.has_closed[gb] ? &w.closed[gb] : nullptr},
-            margin, w.pts, hinted ? &w.hint_normal[h] : nullptr);
+            margin, w.pts, hinted ? &w.hint_normal[h] : nullptr, &sep);
+    if (w.pts.empty() && sep.squaredNorm() > 0.0) {
+      w.next_sep_key.push_back(key);
+      w.next_sep_dir.push_back(sep);
+    }
     if (!w.pts.empty()) {
       w.next_key.push_back(key);
       w.next_normal.push_back(w.pts.front().normal);
@@ -266,6 +286,8 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
   }
   w.hint_key.swap(w.next_key);
   w.hint_normal.swap(w.next_normal);
+  w.sep_key.swap(w.next_sep_key);
+  w.sep_dir.swap(w.next_sep_dir);
   return w.contacts;
 }
 

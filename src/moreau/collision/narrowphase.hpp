@@ -34,8 +34,17 @@ struct PairInput {
 
 // Appends the contacts of pair (a, b) with gap < margin to out (out is not cleared). hint: the
 // pair's normal (from a to b) at the step before, if it had a contact (convex_distance).
+// separation (optional): set, for a pair of convex shapes without contacts, to a unit direction n
+// from a to b that proves it, -(h_a(n) + h_b(-n)) >= margin (separated_along); left as it is
+// otherwise.
 void collide(const PairInput& a, const PairInput& b, double margin, std::vector<ContactPoint>& out,
-             const Vec3* hint = nullptr);
+             const Vec3* hint = nullptr, Vec3* separation = nullptr);
+
+// True when the unit direction n (from a to b) separates two convex shapes by at least margin:
+// every direction bounds their distance from below by -(h_a(n) + h_b(-n)). Two support
+// evaluations; the detector tests the direction that separated a pair at the step before
+// (docs/collision.md, "Temporal coherence").
+bool separated_along(const PlacedShape& a, const PlacedShape& b, const Vec3& n, double margin);
 
 // Signed distance of two convex shapes (GJK/EPA through libccd + FCL's extension, refined on the
 // support functions): one point, normal from a to b. Exposed for tests; used for pairs without an
@@ -47,9 +56,10 @@ void collide(const PairInput& a, const PairInput& b, double margin, std::vector<
 // (penetrating with kinked supports, or touching within 1e-6 of its size) refines it as one more
 // candidate, and refines the best sampled directions only if one is better than the best
 // candidate so far (docs/collision.md, "Temporal coherence").
+// separation: as collide's, set when the answer is false for a pair farther apart than max_gap.
 bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out,
                      double max_gap = std::numeric_limits<double>::infinity(),
-                     const Vec3* hint = nullptr);
+                     const Vec3* hint = nullptr, Vec3* separation = nullptr);
 
 // Per-family routines (normal from the first argument to the second); append to out.
 void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin,

@@ -301,15 +301,24 @@ double segment_box_dist2(const Vec3& c, const Vec3& u, double h, const Vec3& e, 
 
 }  // namespace
 
+bool separated_along(const PlacedShape& a, const PlacedShape& b, const Vec3& n, double margin) {
+  return -psi(a, b, n) >= margin;
+}
+
 bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out, double max_gap,
-                     const Vec3* hint) {
+                     const Vec3* hint, Vec3* separation) {
   const Vec3 ca = a.tri ? a.tri_center() : a.X.p;
   const Vec3 cb = b.tri ? b.tri_center() : b.X.p;
   // Farther than max_gap along the line of centres (-psi is the gap of the two support planes
   // along a unit direction, a lower bound of the distance): no GJK (humanoid100's resting objects:
   // most of the broad phase's pairs).
-  if (const Vec3 d = cb - ca; d.squaredNorm() > 0.0 && -psi(a, b, d.normalized()) >= max_gap)
-    return false;
+  if (const Vec3 d = cb - ca; d.squaredNorm() > 0.0) {
+    const Vec3 u = d.normalized();
+    if (-psi(a, b, u) >= max_gap) {
+      if (separation) *separation = u;
+      return false;
+    }
+  }
   ccd_t ccd;
   CCD_INIT(&ccd);
   ccd.support1 = ccd_support;
@@ -346,16 +355,19 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   else
     n = (cb - ca).norm() > 0.0 ? Vec3((cb - ca).normalized()) : Vec3::UnitZ();
   if (psi(a, b, -n) < psi(a, b, n)) n = -n;
-  if (dist >= 0.0 && -psi(a, b, n) >= max_gap) return false;  // certainly farther than max_gap
+  if (dist >= 0.0 && -psi(a, b, n) >= max_gap) {  // certainly farther than max_gap
+    if (separation) *separation = n;
+    return false;
+  }
   const double scale = std::max(
       (support(a, n) - support(a, -n)).norm() + (support(b, n) - support(b, -n)).norm(), 1e-12);
-  Vec3 nr = refine(a, b, n, scale);
   const bool smooth = strictly_convex(a.g->type) && strictly_convex(b.g->type) && !a.tri && !b.tri;
   // Touching to within 1e-6 of the shapes' size, GJK's witnesses no longer give the direction (n
   // is their difference, of the order of the distance and of its error: humanoid100's cylinder
   // touching the static capsule at 3e-10 m got n 80 degrees off, and the refinement a false depth
   // of 0.42 m): such a pair takes the sampling below, as a penetrating one does.
   const bool witness_unreliable = dist >= 0.0 && dist < 1e-6 * scale;
+  Vec3 nr = refine(a, b, n, scale);
   if ((dist < 0.0 && !smooth) || witness_unreliable) {
     // Penetration depth may have several local minima and EPA on curved shapes is approximate:
     // sample 128 directions (Fibonacci, 0.31 rad apart), refine the 3 best by Newton and along
