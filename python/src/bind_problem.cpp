@@ -17,6 +17,8 @@ const char* cone_name(ConeKind c) {
       return "orthant";
     case ConeKind::Coulomb:
       return "coulomb";
+    case ConeKind::Box:
+      return "box";
   }
   return "?";
 }
@@ -92,6 +94,7 @@ py::list blocks(const Problem& p) {
     d["size"] = b.size;
     d["bodies"] = py::make_tuple(b.body[0], b.body[1]);
     d["mu"] = b.mu;
+    d["bound"] = b.bound;  // box (joint dry friction): |lambda| <= bound
     d["restitution"] = b.restitution;
     d["id"] = b.id;
     d["source"] = b.source;

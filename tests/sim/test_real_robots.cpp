@@ -56,7 +56,9 @@ TEST(RealRobots, PassiveFallComesToRestConverged) {
     EXPECT_LE(r.max_gain, 0.01 * r.energy0) << f;  // never 1% above the start
     EXPECT_LE(r.max_depth, 5e-3) << f;
     EXPECT_LE(r.violation, 1e-4) << f;
-    EXPECT_LT(r.pelvis.z(), 0.2) << f;  // it fell: the pelvis started at 0.7 m or higher
+    // It fell: the pelvis started at 0.79 m (G1) and 0.98 m (H1). With its joints' dry friction
+    // the G1 23 comes to rest kneeling (pelvis 0.41 m), as it does in MuJoCo 3 (0.60 m).
+    EXPECT_LT(r.pelvis.z(), r.pelvis0.z() - 0.3) << f;
   }
 }
 

@@ -27,8 +27,8 @@ double penetration(const Problem& p, const VecX& lambda) {
       case RowKind::Joint:
         for (int k = 0; k < b.size; ++k) r = std::max(r, std::abs(p.f[o + k] + p.dt * v[o + k]));
         break;
-      case RowKind::Limit:
-        r = std::max(r, -std::min(0.0, p.f[o] + p.dt * v[o]));
+      case RowKind::Limit:  // joint limits; dry-friction rows (Box) have no position
+        if (b.cone != ConeKind::Box) r = std::max(r, -std::min(0.0, p.f[o] + p.dt * v[o]));
         break;
       case RowKind::Contact:  // rows [t, o, n]: the normal row only
         r = std::max(r, -std::min(0.0, p.f[o + 2] + p.dt * v[o + 2]));

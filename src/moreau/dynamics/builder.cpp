@@ -338,6 +338,28 @@ void ProblemBuilder::add_limit_blocks(const State& s, const DynamicsSettings& st
         p_.nl += 1;
       }
     }
+    // Dry friction: v = qd along the DoF, |lambda| <= friction dt, lambda = -friction dt sign(qd)
+    // while the DoF slides (docs/dynamics.md, "Joint friction").
+    for (int k = 0; k < ax.d; ++k) {
+      if (!(j.friction[k] > 0.0)) continue;
+      const int axis = ax.dof[k];
+      ConstraintBlock& b = p_.blocks.emplace_back();
+      b.kind = RowKind::Limit;
+      b.cone = ConeKind::Box;
+      b.bound = j.friction[k] * dt;
+      b.offset = p_.nl;
+      b.size = 1;
+      b.body[0] = j.follower;
+      b.body[1] = j.base;
+      b.J[0].row(0) = ax.Jf.row(axis);
+      b.J[1].row(0) = ax.Jb.row(axis);
+      b.id = friction_block_id(jn, k);
+      b.source = jn;
+      b.dof = k;
+      fbuf_[p_.nl] = 0.0;
+      bias_[p_.nl] = 0.0;
+      p_.nl += 1;
+    }
   }
 }
 
@@ -464,7 +486,8 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
   // Upper bound on rows: joints + 2 per limited DoF + 3 per contact.
   int max_rows = m.joint_rows() + 3 * static_cast<int>(contacts.size());
   for (const Joint& j : m.joints())
-    for (int k = 0; k < j.dofs(); ++k) max_rows += 2 * j.limits[k].enabled();
+    for (int k = 0; k < j.dofs(); ++k)
+      max_rows += 2 * j.limits[k].enabled() + (j.friction[k] > 0.0);
   if (static_cast<int>(bias_.size()) < max_rows) bias_.resize(max_rows);
   if (static_cast<int>(fbuf_.size()) < max_rows) fbuf_.resize(max_rows);
 

@@ -73,6 +73,8 @@ std::string Problem::validate() const {
              ": expected 3 rows and a finite friction coefficient >= 0";
     if (b.cone == ConeKind::Orthant && b.size != 1)
       return "limit block " + std::to_string(i) + ": expected 1 row";
+    if (b.cone == ConeKind::Box && (b.size != 1 || !std::isfinite(b.bound) || b.bound < 0.0))
+      return "friction block " + std::to_string(i) + ": expected 1 row and a finite bound >= 0";
     rows += b.size;
   }
   if (rows != nl)

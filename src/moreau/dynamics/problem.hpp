@@ -16,6 +16,7 @@ enum class ConeKind : uint8_t {
   Free,     // R^m: bilateral joint rows
   Orthant,  // R_+: one limit row
   Coulomb,  // K_mu, 3 rows [t, o, n] (eq. 45)
+  Box,      // [-bound, bound]: one joint dry-friction row (docs/dynamics.md, "Joint friction")
 };
 const char* row_kind_name(RowKind k);
 
@@ -35,16 +36,18 @@ struct ConstraintBlock {
   // [N/m] (inf: unset, the solver's default) and dissipation time scale tau_d [s] (NaN: unset).
   double stiffness = std::numeric_limits<double>::infinity();
   double tau_d = std::numeric_limits<double>::quiet_NaN();
-  uint64_t id = 0;  // persistent id (warm start): see dynamics/ids.hpp
-  int source = -1;  // joint index (joints, limits) or contact index (contacts)
-  int dof = -1;     // limits: DoF index within the joint
+  uint64_t id = 0;     // persistent id (warm start): see dynamics/ids.hpp
+  int source = -1;     // joint index (joints, limits) or contact index (contacts)
+  int dof = -1;        // limits: DoF index within the joint
+  double bound = 0.0;  // Box: the impulse's bound, |lambda| <= bound [N s or N m s]
 };
 
 struct Problem {
   double dt = 0.0;  // time step [s]
   int num_bodies = 0;
-  int nl = 0;                           // total rows n_lambda
-  std::vector<ConstraintBlock> blocks;  // joints, then limits, then contacts (eq. 67)
+  int nl = 0;  // total rows n_lambda
+  // joints, then limits (joint limits and joint dry friction), then contacts (eq. 67)
+  std::vector<ConstraintBlock> blocks;
 
   // Primal view (block-diagonal in bodies).
   std::vector<Mat6> M;     // body mass matrices in world frame (eq. 57-58)

@@ -19,6 +19,7 @@ struct ParsedJoint {
   std::string element;
   bool limited = false;
   double lo = -kInf, hi = kInf, damping = 0.0, stiffness = 0.0, springref = 0.0, armature = 0.0;
+  double frictionloss = 0.0;
 };
 
 ParsedJoint parse_joint(Context& c, const Element* e, const std::string& cls) {
@@ -71,8 +72,9 @@ ParsedJoint parse_joint(Context& c, const Element* e, const std::string& cls) {
   if (j.armature > 0.0 && j.src.kind != SourceKind::Hinge)
     c.ignore("joint attribute 'armature' of a slide or ball joint (a hinge's only)",
              e->GetLineNum());
-  if (a.num("frictionloss", 0.0) != 0.0)
-    c.ignore("joint attribute 'frictionloss'", e->GetLineNum());
+  j.frictionloss = a.num("frictionloss", 0.0);
+  if (!(j.frictionloss >= 0.0) || !std::isfinite(j.frictionloss))
+    c.fail(e, j.element + " frictionloss", "a finite number >= 0", "a negative value");
   a.ignore_attrs({"solreflimit", "solimplimit", "solref", "solimp", "margin"});
   return j;
 }
@@ -110,6 +112,7 @@ void register_joints(Context& c, int link, const std::vector<ParsedJoint>& js,
       l.limits[dof[k]] = s > 0 ? DofLimit{j.lo - j.src.ref, j.hi - j.src.ref}
                                : DofLimit{-(j.hi - j.src.ref), -(j.lo - j.src.ref)};
     l.damping[dof[k]] = j.damping;
+    l.friction[dof[k]] = j.frictionloss;
     if (j.stiffness > 0.0) {  // a joint spring as an explicit PD force towards springref
       DofActuator& act = l.actuators[dof[k]];
       act.mode = ActuationMode::Position;
@@ -203,6 +206,11 @@ void map_joints(Context& c, const Element* body, int link, std::vector<ParsedJoi
       c.fail(body, e->element, e->expected, e->got);
   }
   register_joints(c, link, js, dof, sign);
+  if (l.joint == JointType::Spherical)  // a lone ball: its damping and friction on its three DoFs
+    for (int i = 0; i < 3; ++i) {
+      l.damping[i] = js[0].damping;
+      l.friction[i] = js[0].frictionloss;
+    }
   if (l.joint != JointType::Sequence) return;
   // A ball's damping and spring act on its three velocity components (MuJoCo: on qvel, with the
   // spring torque -k log(q) about the moved axes; springref is not read for balls).
@@ -211,6 +219,7 @@ void map_joints(Context& c, const Element* body, int link, std::vector<ParsedJoi
     if (j.src.kind == SourceKind::Ball)
       for (int i = 0; i < 3; ++i) {
         l.damping[next + i] = j.damping;
+        l.friction[next + i] = j.frictionloss;
         if (j.stiffness > 0.0) {
           l.actuators[next + i].mode = ActuationMode::Position;
           l.actuators[next + i].kp = j.stiffness;

@@ -28,9 +28,10 @@ std::vector<double> of(const VecX& v) {
 Arrays collect(const Problem& p) {
   Arrays a;
   a.push_back({"dt", {p.dt}});
-  std::vector<double> mu, rest, J, stiffness, tau_d;
+  std::vector<double> mu, rest, J, stiffness, tau_d, bound;
   for (const ConstraintBlock& b : p.blocks) {
     mu.push_back(b.mu);
+    bound.push_back(b.bound);
     rest.push_back(b.restitution);
     stiffness.push_back(b.stiffness);
     tau_d.push_back(b.tau_d);
@@ -43,6 +44,8 @@ Arrays collect(const Problem& p) {
   // SAP's per-contact compliance (Castro et al. 2023, Sec. V); optional on reading (older dumps).
   a.push_back({"block_stiffness", stiffness});
   a.push_back({"block_tau_d", tau_d});
+  // Joint dry friction's interval bounds (ConeKind::Box); optional on reading (older dumps).
+  a.push_back({"block_bound", bound});
   std::vector<double> M, Minv;
   for (const Mat6& m : p.M) append(M, m.data(), 36);
   for (const Mat6& m : p.Minv) append(Minv, m.data(), 36);
@@ -117,7 +120,7 @@ std::optional<Error> read_blocks(const nlohmann::json& blocks,
     const auto& b = blocks[i];
     ConstraintBlock c;
     c.kind = static_cast<RowKind>(integer(b.at(0), 0, 2, "block kind"));
-    c.cone = static_cast<ConeKind>(integer(b.at(1), 0, 2, "block cone"));
+    c.cone = static_cast<ConeKind>(integer(b.at(1), 0, 3, "block cone"));
     c.offset = int_field(b.at(2), "block offset");
     c.size = static_cast<int>(integer(b.at(3), 1, 6, "block size"));
     c.body[0] = int_field(b.at(4), "block body0");
@@ -133,6 +136,7 @@ std::optional<Error> read_blocks(const nlohmann::json& blocks,
     if (a.count("block_stiffness") && a["block_stiffness"].size() == nbk)
       c.stiffness = a["block_stiffness"][i];
     if (a.count("block_tau_d") && a["block_tau_d"].size() == nbk) c.tau_d = a["block_tau_d"][i];
+    if (a.count("block_bound") && a["block_bound"].size() == nbk) c.bound = a["block_bound"][i];
     std::memcpy(c.J[0].data(), a["block_J"].data() + 72 * i, 36 * sizeof(double));
     std::memcpy(c.J[1].data(), a["block_J"].data() + 72 * i + 36, 36 * sizeof(double));
     sizes.push_back(c.size);

@@ -80,6 +80,21 @@ const json& dof_array(const Reader& r, const json& j, const Loc& at, const Joint
   return j;
 }
 
+// j[key], if present: one number >= 0 for every DoF, or an array of one per DoF, into out.
+void non_negative_per_dof(const Reader& r, const json& j, const char* key, const Loc& at,
+                          const Joint& jt, std::array<double, 6>& out) {
+  const json* v = Reader::get(j, key);
+  if (!v) return;
+  const Loc kat = at.key(key);
+  if (v->is_number()) {
+    const double c = r.number(*v, kat, Range::NonNegative);
+    for (int k = 0; k < jt.dofs(); ++k) out[k] = c;
+    return;
+  }
+  dof_array(r, *v, kat, jt);
+  for (int k = 0; k < jt.dofs(); ++k) out[k] = r.number((*v)[k], kat.at(k), Range::NonNegative);
+}
+
 DofActuator read_actuator(const Reader& r, const json& j, const Loc& at) {
   DofActuator a;
   if (j.is_null()) return a;
@@ -145,17 +160,8 @@ void read_dofs(const Reader& r, const json& j, const Loc& at, Joint& jt) {
         r.fail(lat.at(k), "lower <= upper", fmt_number(l.lower) + " > " + fmt_number(l.upper));
     }
   }
-  if (const json* v = Reader::get(j, "damping")) {
-    const Loc dat = at.key("damping");
-    if (v->is_number()) {
-      const double c = r.number(*v, dat, Range::NonNegative);
-      for (int k = 0; k < jt.dofs(); ++k) jt.damping[k] = c;
-    } else {
-      dof_array(r, *v, dat, jt);
-      for (int k = 0; k < jt.dofs(); ++k)
-        jt.damping[k] = r.number((*v)[k], dat.at(k), Range::NonNegative);
-    }
-  }
+  non_negative_per_dof(r, j, "damping", at, jt, jt.damping);
+  non_negative_per_dof(r, j, "friction", at, jt, jt.friction);  // dry friction [N m or N]
   if (const json* v = Reader::get(j, "actuators")) {
     const Loc aat = at.key("actuators");
     dof_array(r, *v, aat, jt);
@@ -234,10 +240,10 @@ void read_sequence(const Reader& r, const json& v, const Loc& at, Joint& jt) {
 
 Joint read_joint(const Reader& r, const json& j, const Loc& at0, int index, const ModelBuilder& mb,
                  const BodyNames& names, const State& s) {
-  r.keys(
-      j, at0.named_by(j),
-      {"name", "type", "base", "follower", "anchor", "axis", "axis2", "orientation", "frame_base",
-       "frame_follower", "limits", "damping", "actuators", "collide_connected", "sequence"});
+  r.keys(j, at0.named_by(j),
+         {"name", "type", "base", "follower", "anchor", "axis", "axis2", "orientation",
+          "frame_base", "frame_follower", "limits", "damping", "friction", "actuators",
+          "collide_connected", "sequence"});
   Joint jt;
   jt.name = "joint" + std::to_string(index);
   if (const json* v = Reader::get(j, "name")) jt.name = r.string(*v, at0.key("name"));
@@ -279,10 +285,11 @@ void write_joint_dofs(const Joint& jt, nlohmann::ordered_json& out) {
     }
   }
   const int d = jt.dofs();
-  bool limited = false, damped = false, actuated = false;
+  bool limited = false, damped = false, rubbed = false, actuated = false;
   for (int k = 0; k < d; ++k) {
     limited = limited || jt.limits[k].enabled();
     damped = damped || jt.damping[k] != 0.0;
+    rubbed = rubbed || jt.friction[k] != 0.0;
     actuated = actuated || !is_default(jt.actuators[k]);
   }
   if (limited) {
@@ -297,6 +304,10 @@ void write_joint_dofs(const Joint& jt, nlohmann::ordered_json& out) {
   if (damped) {
     auto& a = out["damping"] = nlohmann::ordered_json::array();
     for (int k = 0; k < d; ++k) a.push_back(jt.damping[k]);
+  }
+  if (rubbed) {
+    auto& a = out["friction"] = nlohmann::ordered_json::array();
+    for (int k = 0; k < d; ++k) a.push_back(jt.friction[k]);
   }
   if (actuated) {
     auto& a = out["actuators"] = nlohmann::ordered_json::array();

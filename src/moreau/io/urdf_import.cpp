@@ -187,9 +187,10 @@ void fill_joint(const Context& c, const urdf::Joint& uj, TreeLink& l) {
     if (!std::isfinite(uj.dynamics->damping) || uj.dynamics->damping < 0.0)
       c.fail(line, element + " <dynamics> damping", "a finite number >= 0",
              std::to_string(uj.dynamics->damping));
-    if (uj.dynamics->friction != 0.0)
-      c.warnings->push_back(c.file + ":" + std::to_string(line) + ": " + element +
-                            " <dynamics> friction is ignored (no joint friction in moreau)");
+    l.friction[0] = uj.dynamics->friction;
+    if (!std::isfinite(uj.dynamics->friction) || uj.dynamics->friction < 0.0)
+      c.fail(line, element + " <dynamics> friction", "a finite number >= 0",
+             std::to_string(uj.dynamics->friction));
   }
 }
 

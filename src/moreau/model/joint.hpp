@@ -106,7 +106,10 @@ struct Joint {
   std::array<DofLimit, 6> limits{};        // indexed by DoF 0..d_j-1
   std::array<DofActuator, 6> actuators{};  // indexed by DoF 0..d_j-1
   std::array<double, 6> damping{};         // passive viscous damping per DoF (explicit force)
-  bool collide_connected = false;          // let the two bodies collide with each other
+  // Dry (Coulomb) friction per DoF [N m or N]: a row whose impulse is bounded by friction dt
+  // (ConeKind::Box; docs/dynamics.md, "Joint friction"). MJCF frictionloss, URDF friction.
+  std::array<double, 6> friction{};
+  bool collide_connected = false;  // let the two bodies collide with each other
   // Sequence: the joints in order; the follower frame in the base frame is M_1(q_1) ... M_n(q_n).
   std::vector<SequenceJoint> sequence;
 

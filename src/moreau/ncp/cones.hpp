@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 // Single-contact cone projectors and the De Saxce operator (report eq. 50, 147-151).
 // Contact blocks are ordered [t, o, n]: x[0], x[1] tangential, x[2] normal.
 #include <cmath>
@@ -10,6 +11,11 @@ namespace moreau {
 // P_{R+}(x) = max(0, x)   (eq. 147)
 inline double project_orthant(double x) {
   return x > 0.0 ? x : 0.0;
+}
+
+// Projection onto the interval [-bound, bound] (a joint's dry friction, ConeKind::Box).
+inline double project_box(double x, double bound) {
+  return std::clamp(x, -bound, bound);
 }
 
 // P_{D(r)}(x): the disk of radius r >= 0 in the tangent plane   (eq. 148)

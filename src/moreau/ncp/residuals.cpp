@@ -18,6 +18,9 @@ void project_primal(const Problem& p, const VecCRef& x, GrowVec& out) {
       case ConeKind::Orthant:
         out[b.offset] = project_orthant(x[b.offset]);
         break;
+      case ConeKind::Box:
+        out[b.offset] = project_box(x[b.offset], b.bound);
+        break;
       case ConeKind::Coulomb:
         out.segment<3>(b.offset) = project_coulomb(x.segment<3>(b.offset), b.mu);
         break;
@@ -34,6 +37,9 @@ void project_dual(const Problem& p, const VecCRef& v, GrowVec& out) {
         break;
       case ConeKind::Orthant:
         out[b.offset] = project_orthant(v[b.offset]);
+        break;
+      case ConeKind::Box:  // not a cone: no condition on v alone (it is in the complementarity)
+        out[b.offset] = v[b.offset];
         break;
       case ConeKind::Coulomb:
         out.segment<3>(b.offset) = project_dual_coulomb(v.segment<3>(b.offset), b.mu);
@@ -77,6 +83,16 @@ NcpResiduals ncp_residuals(const Problem& p, const VecCRef& lambda, const VecCRe
         r.dual = std::max(r.dual, std::abs(w - project_orthant(w)));
         r.compl_ = std::max(r.compl_, std::abs(l * w));
         r.natmap = std::max(r.natmap, std::abs(l - project_orthant(l - w)));
+        break;
+      }
+      case ConeKind::Box: {
+        // lambda in [-b, b], v = 0 inside, v <= 0 at b and v >= 0 at -b (the impulse opposes
+        // the motion): natural map lambda - P_box(lambda - v).
+        const double l = lambda[o], w = vh[o], bd = b.bound;
+        r.primal = std::max(r.primal, std::abs(l - project_box(l, bd)));
+        r.compl_ = std::max({r.compl_, std::abs((bd - l) * std::min(0.0, w)),
+                             std::abs((l + bd) * std::max(0.0, w))});
+        r.natmap = std::max(r.natmap, std::abs(l - project_box(l - w, bd)));
         break;
       }
       case ConeKind::Coulomb: {

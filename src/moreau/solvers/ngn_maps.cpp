@@ -80,6 +80,9 @@ void force(const Problem& p, const VecCRef& x, VecRef f) {
       case ConeKind::Orthant:
         f[o] = x[o] < 0.0 ? -x[o] : 0.0;
         break;
+      case ConeKind::Box:  // solve() declines it (SolverInfo::handles_box)
+        f[o] = 0.0;
+        break;
       case ConeKind::Coulomb:
         f.segment<3>(o) = contact_force(x.segment<3>(o), b.mu);
         break;
@@ -105,6 +108,9 @@ void region_jacobian_times(const Problem& p, const VecX& x, const VecX& u, VecX&
         break;
       case ConeKind::Orthant:
         out[o] = x[o] < 0.0 ? -u[o] : 0.0;
+        break;
+      case ConeKind::Box:  // solve() declines it (SolverInfo::handles_box)
+        out[o] = 0.0;
         break;
       case ConeKind::Coulomb:
         out.segment<3>(o) = contact_force_jacobian(x.segment<3>(o), b.mu) * u.segment<3>(o);

@@ -73,6 +73,12 @@ double natural_map(const Problem& p, const VecCRef& lam, const VecCRef& v, const
         if (dP) (*dP)[k](0, 0) = y > 0.0 ? 1.0 : 0.0;
         break;
       }
+      case ConeKind::Box: {  // joint dry friction: the orthant's, with two bounds
+        const double y = lam[o] - r * v[o];
+        F[o] = lam[o] - project_box(y, b.bound);
+        if (dP) (*dP)[k](0, 0) = std::abs(y) < b.bound ? 1.0 : 0.0;
+        break;
+      }
       case ConeKind::Coulomb: {
         const Vec3 w = v.segment<3>(o) + de_saxce(v.segment<3>(o), b.mu);
         const Vec3 y = lam.segment<3>(o) - r * w;
@@ -193,8 +199,9 @@ void unit_rows(const Problem& p, NsnWorkspace& w) {
   w.unit.assign(n, 0);
   for (size_t k = 0; k < p.blocks.size(); ++k) {
     const ConstraintBlock& b = p.blocks[k];
-    const bool unit = (b.cone == ConeKind::Orthant && w.dP[k](0, 0) == 0.0) ||
-                      (b.cone == ConeKind::Coulomb && w.dP[k].isZero(0.0));
+    const bool unit =
+        ((b.cone == ConeKind::Orthant || b.cone == ConeKind::Box) && w.dP[k](0, 0) == 0.0) ||
+        (b.cone == ConeKind::Coulomb && w.dP[k].isZero(0.0));
     if (unit) std::fill_n(w.unit.begin() + b.offset, b.size, 1);
   }
   w.act.clear();
@@ -216,6 +223,7 @@ void for_each_piece(const Problem& p, const NsnWorkspace& w, Piece&& f) {
         for (int i = 0; i < b.size; ++i) f(o + i, 1, K, IP);
         break;
       case ConeKind::Orthant:
+      case ConeKind::Box:
         K(0, 0) = r * w.dP[k](0, 0);
         IP(0, 0) = 1.0 - w.dP[k](0, 0);
         f(o, 1, K, IP);

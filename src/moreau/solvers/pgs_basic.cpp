@@ -74,6 +74,11 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
           li[0] = std::max(0.0, li[0] - omega * v[0] / std::max(d, 1e-300));
           break;
         }
+        case ConeKind::Box: {
+          const double d = diagonal_entry(p, i, 0);
+          li[0] = project_box(li[0] - omega * v[0] / std::max(d, 1e-300), b.bound);
+          break;
+        }
         case ConeKind::Coulomb: {
           // Alg. 3: normal on R_+ with step 1/D_nn, tangent on the disk of radius mu lambda_n.
           const double ln =

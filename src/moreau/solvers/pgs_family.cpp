@@ -172,6 +172,11 @@ SweepStats sweep(const Problem& p, const Variant& var, double omega, const PgsWo
         li[0] = project_orthant(omega * loc + (1.0 - omega) * old[0]);
         break;
       }
+      case ConeKind::Box: {  // the orthant's lines with the interval
+        const double loc = project_box(old[0] - Ainv(0, 0) * v[0], b.bound);
+        li[0] = project_box(omega * loc + (1.0 - omega) * old[0], b.bound);
+        break;
+      }
       case ConeKind::Coulomb:  // lines 15-18, fixed-size
         contact_block(var, omega, b.mu, w.diag.data() + w.start[i], w.inv.data() + w.start[i], v,
                       li, st);

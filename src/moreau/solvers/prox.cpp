@@ -54,7 +54,7 @@ void compute_r_factors(const Problem& p, ProxWorkspace& w) {
     if (b.cone == ConeKind::Free) {  // regularized by 1e-12 scale: rank-deficient joint blocks
       Eigen::Map<RowMajorX>(w.inv.data() + w.inv_start[i], n, n) =
           block_diagonal_inverse(p, i, {1e-12, 1e-300, true}).topLeftCorner(n, n);
-    } else if (b.cone == ConeKind::Orthant) {
+    } else if (b.cone == ConeKind::Orthant || b.cone == ConeKind::Box) {
       w.inv[w.inv_start[i]] = 1.0 / scale;
     } else {
       Eigen::SelfAdjointEigenSolver<Mat3> es;
@@ -82,6 +82,9 @@ void sweep(const Problem& p, double alpha, ProxWorkspace& w, GrowVec& lam) {
         break;
       case ConeKind::Orthant:
         lam[o] = project_orthant(lam[o] - alpha * r[0] * v[0]);
+        break;
+      case ConeKind::Box:
+        lam[o] = project_box(lam[o] - alpha * r[0] * v[0], b.bound);
         break;
       case ConeKind::Coulomb: {
         const Vec3 vh = Vec3(v[0], v[1], v[2]) + de_saxce(Vec3(v[0], v[1], v[2]), b.mu);

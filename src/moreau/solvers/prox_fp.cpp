@@ -66,7 +66,7 @@ void compute_r(const Problem& p, double omega, double r_fixed, ProxFpWorkspace& 
       }
       // regularized by 1e-12 max_k G_kk: redundant joint rows
       out = omega * block_diagonal_inverse(p, i, {1e-12, 1e-300, true}).topLeftCorner(n, n);
-    } else if (b.cone == ConeKind::Orthant) {
+    } else if (b.cone == ConeKind::Orthant || b.cone == ConeKind::Box) {
       r[0] = r_fixed > 0.0 ? r_fixed : omega / G(0, 0);
     } else if (r_fixed > 0.0) {
       r[0] = r[1] = r_fixed;
@@ -91,6 +91,9 @@ void update_block(const Problem& p, int i, const double* r, bool gs, Eigen::Ref<
       break;
     case ConeKind::Orthant:
       lam[o] = project_orthant(lam[o] - r[0] * v[0]);
+      break;
+    case ConeKind::Box:
+      lam[o] = project_box(lam[o] - r[0] * v[0], b.bound);
       break;
     case ConeKind::Coulomb: {
       const double ln_old = lam[o + 2];

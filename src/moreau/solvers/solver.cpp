@@ -87,6 +87,17 @@ bool solve(std::string_view name, const Problem& p, const SolverSettings& s, con
     sol.v_plus.setConstant(std::numeric_limits<double>::quiet_NaN());
     return true;
   }
+  if (!info->handles_box && std::any_of(p.blocks.begin(), p.blocks.end(),
+                                        [](const auto& b) { return b.cone == ConeKind::Box; })) {
+    sol.status = SolveStatus::Failed;
+    sol.message = std::string(name) +
+                  ": this Problem has joint dry-friction rows (an interval bound, MJCF "
+                  "frictionloss, URDF friction), which this solver does not take: pick another "
+                  "solver (docs/solvers.md)";
+    sol.lambda.setZero();
+    sol.v_plus.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return true;
+  }
   if (info->contacts_only && p.rows_of(RowKind::Contact) != p.nl) {
     sol.status = SolveStatus::Failed;
     sol.message = std::string(name) +

@@ -84,6 +84,9 @@ struct SolverInfo {
   // false: left out of `moreau bench`'s default solver set (run it by name), e.g. nsn, whose dense
   // Newton system is made for the small reduced problems of the fast path.
   bool bench_default = true;
+  // false: declines a Problem with joint dry-friction rows (ConeKind::Box; status Failed, message
+  // says why): Lemke's LCP, Todorov's force map and SAP have no interval row.
+  bool handles_box = true;
 };
 
 // `moreau bench`'s default set: every registered solver except the foundation's plain `pgs`, the
