@@ -193,5 +193,36 @@ TEST(MjcfSim, ContypeConaffinityEitherWayCollides) {
   EXPECT_LT(fall(1), -0.5);  // 0.5 s of free fall: 1.2 m
 }
 
+// A joint's stiffness is implicit (stable PD with kd 0): at dt^2 k / I = 100, 25 times past the
+// explicit spring's stability bound, the hinge follows the backward-Euler update
+//   w+ = (w + dt k (q_ref - q) / I) / (1 + dt^2 k / I),  q+ = q + dt w+
+// step by step, with no cap and no warning, and settles at springref.
+TEST(MjcfSim, JointStiffnessIsImplicitWithoutACap) {
+  const double I = 0.01, dt = 0.002, k = 100.0 * I / (dt * dt), ref = 0.1;
+  const std::string xml =
+      "<mujoco><compiler angle=\"radian\"/><option timestep=\"0.002\" gravity=\"0 0 0\"/>"
+      "<worldbody><body name=\"p\">"
+      "<joint name=\"h\" axis=\"0 1 0\" stiffness=\"" +
+      std::to_string(k) +
+      "\" springref=\"0.1\"/>"
+      "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"0.01 0.01 0.01\"/></body>"
+      "</worldbody></mujoco>";
+  Result<ImportedModel> r = import_mjcf_string(xml, "spring.xml", ".");
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_TRUE(r->warnings.empty()) << r->warnings.front();
+  double q = 0.0;
+  for (const int steps : {1, 2, 3, 50}) {
+    const MjcfRun run = run_mjcf(xml, steps);
+    double qs = 0.0, ws = 0.0;
+    for (int i = 0; i < steps; ++i) {
+      ws = (ws + dt * k * (ref - qs) / I) / (1.0 + dt * dt * k / I);
+      qs += dt * ws;
+    }
+    q = qs;
+    EXPECT_NEAR(run.angle(), q, 1e-9) << steps;
+  }
+  EXPECT_NEAR(q, ref, 1e-6);  // settled: 50 steps of a contraction by 1 / 101 per step
+}
+
 }  // namespace
 }  // namespace moreau

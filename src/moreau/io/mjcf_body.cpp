@@ -113,9 +113,9 @@ void register_joints(Context& c, int link, const std::vector<ParsedJoint>& js,
                                : DofLimit{-(j.hi - j.src.ref), -(j.lo - j.src.ref)};
     l.damping[dof[k]] = j.damping;
     l.friction[dof[k]] = j.frictionloss;
-    if (j.stiffness > 0.0) {  // a joint spring as an explicit PD force towards springref
+    if (j.stiffness > 0.0) {  // a joint spring: implicit (stable PD, kd 0) towards springref
       DofActuator& act = l.actuators[dof[k]];
-      act.mode = ActuationMode::Position;
+      act.mode = ActuationMode::StablePd;
       act.kp = j.stiffness;
       act.target = s * (j.springref - j.src.ref);
     }
@@ -221,7 +221,7 @@ void map_joints(Context& c, const Element* body, int link, std::vector<ParsedJoi
         l.damping[next + i] = j.damping;
         l.friction[next + i] = j.frictionloss;
         if (j.stiffness > 0.0) {
-          l.actuators[next + i].mode = ActuationMode::Position;
+          l.actuators[next + i].mode = ActuationMode::StablePd;
           l.actuators[next + i].kp = j.stiffness;
         }
       }

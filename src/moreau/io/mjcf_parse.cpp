@@ -189,7 +189,7 @@ void apply_actuator(Context& c, const Actuator& u, double ctrl) {
   DofActuator& d = c.tree.links[u.link].actuators[u.dof];
   if (u.ctrllimited) ctrl = std::clamp(ctrl, u.ctrl_lo, u.ctrl_hi);
   const double g = u.gear;
-  const bool spring = d.mode == ActuationMode::Position && d.kp > 0.0;  // a joint stiffness
+  const bool spring = d.mode == ActuationMode::StablePd && d.kp > 0.0;  // a joint stiffness
   if (u.kind == "motor") {
     d.force += g * ctrl;
     if (!spring) d.mode = ActuationMode::Force;
@@ -197,7 +197,8 @@ void apply_actuator(Context& c, const Actuator& u, double ctrl) {
     const double kp = u.kp * g * g, target = g != 0.0 ? ctrl / g : 0.0;
     d.target = (d.kp * d.target + kp * target) / (d.kp + kp);
     d.kp += kp;
-    d.mode = ActuationMode::Position;
+    // On a joint spring the sum stays implicit (stable PD); alone, an explicit PD force as MuJoCo.
+    d.mode = spring ? ActuationMode::StablePd : ActuationMode::Position;
   } else {  // velocity: tau = kv g^2 (ctrl/g - qdot)
     d.kd += u.kv * g * g;
     if (!spring) {
@@ -271,9 +272,10 @@ void replace_joints(Scene& sc, const std::vector<Joint>& joints) {
   if (rebuilt) sc.model = std::move(*rebuilt);
 }
 
-// Springs and position gains are explicit forces in moreau (damping is implicit per DoF, as in
-// MuJoCo): a DoF with inverse effective inertia w is stable only for dt^2 k w < 4. Larger values
-// are capped at dt^2 k w = 1, with a warning (docs/model-import.md).
+// Position actuators' gains are explicit forces in moreau, as in MuJoCo (joint springs are
+// implicit, stable PD, and damping is implicit per DoF): a DoF with inverse effective inertia w is
+// stable only for dt^2 k w < 4. Larger values are capped at dt^2 k w = 1, with a warning
+// (docs/model-import.md).
 void cap_explicit_springs(Context& c, const TreeBuild& tb, Scene& sc) {
   const Model& m = sc.model;
   std::vector<int> line(m.num_joints(), 0);  // the body element that defines each joint
