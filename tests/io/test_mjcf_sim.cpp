@@ -2,6 +2,8 @@
 // joints closed; MuJoCo's sample humanoid runs 5 s without NaN.
 #include <gtest/gtest.h>
 
+#include <iomanip>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -222,6 +224,45 @@ TEST(MjcfSim, JointStiffnessIsImplicitWithoutACap) {
     EXPECT_NEAR(run.angle(), q, 1e-9) << steps;
   }
   EXPECT_NEAR(q, ref, 1e-6);  // settled: 50 steps of a contraction by 1 / 101 per step
+}
+
+// A joint that starts outside its range is named in a warning and comes back by at most
+// stabilization.max_limit_correction per step (its row's bias and the position projection, 1e-3
+// rad each), not in one step: without gravity 30 degrees take more than 260 steps of 2 ms, the
+// kinetic energy stays that of 1 rad/s, and after 2 s the joint is inside.
+TEST(MjcfSim, JointOutsideItsRangeComesBackBoundedWithAWarning) {
+  const std::string xml =
+      "<mujoco><option timestep=\"0.002\" gravity=\"0 0 0\"/><worldbody><body name=\"a\">"
+      "<joint name=\"h\" axis=\"0 1 0\" range=\"30 140\"/>"
+      "<geom type=\"capsule\" fromto=\"0 0 0 0.3 0 0\" size=\"0.03\" mass=\"1\"/>"
+      "</body></worldbody></mujoco>";
+  Result<ImportedModel> r = import_mjcf_string(xml, "outside.xml", ".");
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_NE(r->warnings[0].find("joint 'h' DoF 0 starts at 0"), std::string::npos)
+      << r->warnings[0];
+  const double lower = 30.0 * M_PI / 180.0;
+  double prev = 0.0;
+  for (const int steps : {1, 2, 100, 1000}) {
+    const MjcfRun run = run_mjcf(xml, steps);
+    const double q = run.angle();
+    if (steps <= 2)
+      EXPECT_LE(q - prev, 2e-3 + 1e-9)
+          << std::setprecision(17) << q - prev;  // one step's correction
+    prev = q;
+    if (steps == 100) EXPECT_LT(q, lower - 0.3);
+    if (steps == 1000) EXPECT_GE(q, lower - 1e-9);
+    double kinetic = 0.0;
+    for (int b = 0; b < run.state.num_bodies(); ++b) {
+      const Body& body = run.scene.model.bodies()[b];
+      const Vec6& u = run.state.u[b];
+      kinetic += 0.5 * body.mass * u.head<3>().squaredNorm() +
+                 0.5 * u.tail<3>().dot(run.state.q[b] *
+                                       (body.inertia * (run.state.q[b].inverse() * u.tail<3>())));
+    }
+    const double I = run.scene.model.bodies()[0].inertia(1, 1) + 1.0 * 0.15 * 0.15;
+    EXPECT_LE(kinetic, 0.5 * I * 1.0 * 1.0 + 1e-9) << steps;  // 1 rad/s: 2e-3 rad per 2 ms
+  }
 }
 
 }  // namespace

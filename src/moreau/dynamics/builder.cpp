@@ -334,7 +334,9 @@ void ProblemBuilder::add_limit_blocks(const State& s, const DynamicsSettings& st
         b.source = jn;
         b.dof = k;
         fbuf_[p_.nl] = g;
-        bias_[p_.nl] = gap_bias(st.beta_limit, g, dt, st.bias_dead_band);  // eq. 90b
+        // eq. 90b, the correction of a violated limit bounded per step
+        bias_[p_.nl] = std::max(gap_bias(st.beta_limit, g, dt, st.bias_dead_band),
+                                -st.max_limit_correction / dt);
         p_.nl += 1;
       }
     }

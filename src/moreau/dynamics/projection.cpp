@@ -108,8 +108,10 @@ double PositionProjector::evaluate(const State& s, bool choose_limits) {
         const DofLimit& lim = j.limits[k];
         const double sign = q < lim.lower ? 1.0 : q > lim.upper ? -1.0 : 0.0;
         if (sign == 0.0) continue;
+        const double g = sign * (q - (sign > 0.0 ? lim.lower : lim.upper));  // < 0
         R.dof[R.limits] = k;
         R.sign[R.limits] = sign;
+        R.target[R.limits] = std::min(0.0, g + max_limit_correction_);
         ++R.limits;
       }
     }
@@ -119,7 +121,7 @@ double PositionProjector::evaluate(const State& s, bool choose_limits) {
       const double bound = sign > 0.0 ? j.limits[k].lower : j.limits[k].upper;
       R.J[0].row(R.n) = sign * ax.Jf.row(axis);  // g = sign (q - bound), as the limit rows
       R.J[1].row(R.n) = sign * ax.Jb.row(axis);  // of the builder (eq. 28)
-      R.phi[R.n] = sign * (ax.value[axis] - bound);
+      R.phi[R.n] = sign * (ax.value[axis] - bound) - R.target[l];
     }
     if (R.n > 0) worst = std::max(worst, R.phi.head(R.n).cwiseAbs().maxCoeff());
   }
@@ -288,6 +290,7 @@ const std::vector<JointAxes>* PositionProjector::axes_at(const State& s) const {
 const ProjectionStats& PositionProjector::project(State& s, const DynamicsSettings& st) {
   const auto t0 = std::chrono::steady_clock::now();
   stats_ = ProjectionStats{};
+  max_limit_correction_ = st.max_limit_correction;
   double err = evaluate(s, true);
   stats_.error_before = err;
   for (const JointRows& R : rows_) stats_.rows += R.island >= 0 ? R.n : 0;

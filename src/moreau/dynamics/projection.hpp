@@ -8,6 +8,7 @@
 // from 6x6 body blocks, one block row per joint, and factored block-sparse along the joint graph
 // (math/block_cholesky.hpp: no fill on the humanoids' trees).
 #include <array>
+#include <limits>
 #include <vector>
 
 #include "moreau/dynamics/joint_kinematics.hpp"
@@ -39,6 +40,7 @@ class PositionProjector {
 
  private:
   using Rows6 = Eigen::Matrix<double, 6, 6, Eigen::RowMajor>;
+  double max_limit_correction_ = std::numeric_limits<double>::infinity();  // of project()'s st
   struct JointRows {
     Rows6 J[2];                    // rows for follower (0) and base (1)
     Vec6 phi = Vec6::Zero();       // position errors of the rows
@@ -46,9 +48,12 @@ class PositionProjector {
     int limits = 0;                // violated limits kept for this projection
     std::array<int, 6> dof{};      // their DoF index
     std::array<double, 6> sign{};  // +1 lower bound, -1 upper bound
-    int island = -1;               // island,
-    int local = 0, offset = 0;     // block index and row offset inside it
-    int capacity = 0;              // rows + enabled limits: the block's size
+    // the gap g = sign (q - bound) each is projected to: 0, or g - max_limit_correction where
+    // the limit was violated by more (DynamicsSettings::max_limit_correction)
+    std::array<double, 6> target{};
+    int island = -1;            // island,
+    int local = 0, offset = 0;  // block index and row offset inside it
+    int capacity = 0;           // rows + enabled limits: the block's size
   };
   struct Island {
     std::vector<int> joints;

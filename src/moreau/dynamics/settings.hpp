@@ -24,12 +24,17 @@ struct DynamicsSettings {
   // Contact gaps and limit gaps with |r| <= this get no positional bias [m or rad]; 0: none.
   double bias_dead_band = 1e-7;
   double limit_margin = 1e-3;  // a limit row is created when g + dt min(0, gdot) <= margin
+  // A violated limit is corrected by at most this per step, in its row's bias and in the position
+  // projection [m or rad]: a joint that starts outside its range (or is pushed out) comes back
+  // over time, at most max_limit_correction / dt, not in one step with the kinetic energy that
+  // takes (docs/dynamics.md, "Limits"). Infinity: no bound.
+  double max_limit_correction = 1e-3;
   double restitution_threshold =
       1e-3;  // Newton restitution only for approach faster than this [m/s]
   // Position projection after each step (docs/dynamics.md, "Position projection"): Gauss-Newton
   // on the joint and violated-limit position errors in the mass metric, until max |phi| <= tol.
   bool position_projection = true;
-  int projection_max_iters = 4;  // corrections tried (chord steps and undone ones included)
+  int projection_max_iters = 4;   // corrections tried (chord steps and undone ones included)
   double projection_tol = 1e-12;  // [m or rad]
 
   int dense_limit = 256;        // also build D dense when nl <= this

@@ -18,8 +18,8 @@ struct SofteningSettings {
   bool enabled = false;
   ImpedanceParams joint, limit, contact;
   // true (default): MuJoCo's acceleration-level reference a_ref = -b v - k r integrated with
-  //   the step, v_r = dt (b v^- + k r) - v^-, so that v+_j = (1 - d_j) v_f,j + d_j (v^-_j + dt a_ref,j):
-  //   the row relaxes with the time constant T whatever dt.
+  //   the step, v_r = dt (b v^- + k r) - v^-, so that v+_j = (1 - d_j) v_f,j + d_j (v^-_j + dt
+  //   a_ref,j): the row relaxes with the time constant T whatever dt.
   // false: v_r = dt (b v^- + k r), eq. 106 as written, so that (eq. 113)
   //   v+_j = (1 - d_j) v_f,j - d_j dt (b_j v^-_j + k_j r_j); its relaxation rate d dt k depends
   //   on dt (about 0.4 s instead of T = 0.02 s with the defaults at dt = 1 ms).

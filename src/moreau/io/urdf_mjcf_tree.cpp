@@ -2,8 +2,10 @@
 
 #include <tinyxml2.h>
 #include <cmath>
+#include <cstdio>
 
 #include "moreau/collision/mesh_io.hpp"
+#include "moreau/dynamics/builder.hpp"
 #include "moreau/math/so3.hpp"
 #include "moreau/model/error.hpp"
 
@@ -371,6 +373,26 @@ Result<Scene> build_tree_scene(const LinkTree& t, const LinkValues& values, Tree
   } catch (const ErrorException& e) {
     return e.error;
   }
+}
+
+std::vector<std::string> initial_limit_warnings(const Scene& sc) {
+  std::vector<std::string> out;
+  const double step = sc.settings.dynamics.max_limit_correction;
+  for (const Joint& j : sc.model.joints())
+    for (int k = 0; k < j.dofs(); ++k) {
+      const DofLimit& lim = j.limits[k];
+      if (!lim.enabled()) continue;
+      double q, qd;
+      joint_dof_state(j, sc.initial, k, &q, &qd);
+      if (q >= lim.lower && q <= lim.upper) continue;
+      char buf[256];
+      std::snprintf(buf, sizeof buf,
+                    "joint '%s' DoF %d starts at %.6g, outside its limits [%.6g, %.6g]: brought "
+                    "back by at most %.3g per step (stabilization.max_limit_correction)",
+                    j.name.c_str(), k, q, lim.lower, lim.upper, step);
+      out.push_back(buf);
+    }
+  return out;
 }
 
 }  // namespace moreau
