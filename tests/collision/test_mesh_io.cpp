@@ -163,6 +163,10 @@ TEST(MeshIo, HullSupportClimbEqualsTheScanOfEveryVertex) {
     for (const Vec3& v : m.vertices) best = std::max(best, v.dot(d));
     EXPECT_EQ(support_local(g, d).dot(d), best) << k;
     EXPECT_EQ(support_local(scan, d).dot(d), best) << k;
+    // From any vertex (the last query's, PlacedShape::climb): the same maximum.
+    int from = static_cast<int>(rng() % m.vertices.size());
+    EXPECT_EQ(support_local(g, d, &from).dot(d), best) << k;
+    EXPECT_EQ(m.vertices[from].dot(d), best) << k;  // it reports where it ended
   }
 }
 

@@ -383,6 +383,14 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
                      r = std::sqrt(1.0 - z * z);
         d[i] = Vec3(r * std::cos(ph), r * std::sin(ph), z);
       }
+      // A nearest-neighbour tour: a hull's support climb (support_local) starts each direction
+      // from the vertex of a neighbouring one.
+      for (int i = 1; i < kDirections; ++i) {
+        int next = i;
+        for (int j = i + 1; j < kDirections; ++j)
+          if (d[j].dot(d[i - 1]) > d[next].dot(d[i - 1])) next = j;
+        std::swap(d[i], d[next]);
+      }
       return d;
     }();
     for (int i = 0; i < kDirections; ++i) cand[i] = {psi(a, b, directions[i]), i};

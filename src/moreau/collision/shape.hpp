@@ -16,6 +16,9 @@ struct PlacedShape {
   // height-field prism), g is the mesh or height field.
   const Vec3* tri = nullptr;
   int ntri = 3;
+  // Hulls: the vertex the last support query ended on, where the next one starts its climb
+  // (successive queries of one pair ask nearby directions); -1: none yet.
+  mutable int climb = -1;
   Vec3 tri_center() const {
     Vec3 c = Vec3::Zero();
     for (int i = 0; i < ntri; ++i) c += tri[i];
@@ -34,7 +37,7 @@ inline double support_sign(double x) {
 
 // Local-frame support of a convex geometry. Inline: the general convex path calls it some 30,000
 // times per humanoid100 step.
-inline Vec3 support_local(const Geometry& g, const Vec3& d) {
+inline Vec3 support_local(const Geometry& g, const Vec3& d, int* climb = nullptr) {
   switch (g.type) {
     case ShapeType::Sphere: {
       const double n = d.norm();
@@ -76,8 +79,13 @@ inline Vec3 support_local(const Geometry& g, const Vec3& d) {
       // A hull's vertex graph: climb from the best of its axis and diagonal extremes to a vertex
       // no neighbour beats, which on a convex polytope is a maximum of d.x (thousands of vertices
       // on a robot's STL hulls).
-      for (const int s : m.climb_starts)
-        if (const double h = v[s].dot(d); h > hb) hb = h, best = s;
+      if (climb && *climb >= 0 && *climb < static_cast<int>(v.size())) {
+        best = *climb;
+        hb = v[best].dot(d);
+      } else {
+        for (const int s : m.climb_starts)
+          if (const double h = v[s].dot(d); h > hb) hb = h, best = s;
+      }
       for (int at = -1; at != best;) {
         at = best;
         for (int k = m.neighbor_start[at]; k < m.neighbor_start[at + 1]; ++k) {
@@ -86,6 +94,7 @@ inline Vec3 support_local(const Geometry& g, const Vec3& d) {
           if (h > hb) hb = h, best = n;
         }
       }
+      if (climb) *climb = best;
       return v[best];
     }
     case ShapeType::Plane:
@@ -105,7 +114,7 @@ inline Vec3 support(const PlacedShape& s, const Vec3& d) {
       if (s.tri[i].dot(d) > s.tri[best].dot(d)) best = i;
     return s.tri[best];
   }
-  return s.X.p + s.R * support_local(*s.g, s.R.transpose() * d);
+  return s.X.p + s.R * support_local(*s.g, s.R.transpose() * d, &s.climb);
 }
 
 // h(d) = d . support(d)
