@@ -146,11 +146,12 @@ TEST(CliSimulate, DivergingRunExitsOneAndLeavesNoFile) {
   require_binary();
   TempDir dir;
   const std::string out = dir / "blowup.csv";
-  // The blow-up check sees the energy explode first and names it, and writes no file either.
+  // The blow-up check stops the first step (the hinge pulled apart by 2e60 m: the Baumgarte term
+  // is bounded by stabilization.max_joint_correction, the free motion is not), names it, and
+  // writes no file either.
   const CliResult b = run_moreau("simulate pendulum --dt 1e30 --steps 100 --out '" + out + "'");
   EXPECT_EQ(b.code, 1);
-  EXPECT_NE(b.err.find("step 1 (t = 1e+30 s): the run blew up: energy rose"), std::string::npos)
-      << b.err;
+  EXPECT_NE(b.err.find("step 1 (t = 1e+30 s): the run blew up: "), std::string::npos) << b.err;
   EXPECT_TRUE(dir.entries().empty());
   const CliResult r = run_moreau("simulate pendulum --dt 1e30 --steps 100 --json --out '" + out +
                                  "' --no-blowup-check");

@@ -294,7 +294,9 @@ void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st
       double c = 0.0;  // curvature of f along dt u- (second-order drift)
       if (drift)
         c = pred_axes_.value[axis] - f - dt * (ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub));
-      bias_[p_.nl + r] = (st.beta_joint * f + c) / dt;  // eq. 89b (+ drift compensation)
+      // eq. 89b (+ drift compensation), the correction of a large error bounded per step
+      const double bound = st.max_joint_correction;
+      bias_[p_.nl + r] = (std::clamp(st.beta_joint * f, -bound, bound) + c) / dt;
     }
     p_.nl += ax.m;
   }

@@ -99,7 +99,11 @@ double PositionProjector::evaluate(const State& s, bool choose_limits) {
       const int axis = ax.constrained[r];
       R.J[0].row(R.n) = ax.Jf.row(axis);
       R.J[1].row(R.n) = ax.Jb.row(axis);
-      R.phi[R.n] = ax.value[axis];
+      const double f = ax.value[axis];
+      if (choose_limits)
+        R.joint_target[r] =
+            f - std::clamp(f, -max_joint_correction_, max_joint_correction_);  // 0 when small
+      R.phi[R.n] = f - R.joint_target[r];
     }
     if (choose_limits) {
       R.limits = 0;
@@ -291,6 +295,7 @@ const ProjectionStats& PositionProjector::project(State& s, const DynamicsSettin
   const auto t0 = std::chrono::steady_clock::now();
   stats_ = ProjectionStats{};
   max_limit_correction_ = st.max_limit_correction;
+  max_joint_correction_ = st.max_joint_correction;
   double err = evaluate(s, true);
   stats_.error_before = err;
   for (const JointRows& R : rows_) stats_.rows += R.island >= 0 ? R.n : 0;

@@ -41,6 +41,7 @@ class PositionProjector {
  private:
   using Rows6 = Eigen::Matrix<double, 6, 6, Eigen::RowMajor>;
   double max_limit_correction_ = std::numeric_limits<double>::infinity();  // of project()'s st
+  double max_joint_correction_ = std::numeric_limits<double>::infinity();
   struct JointRows {
     Rows6 J[2];                    // rows for follower (0) and base (1)
     Vec6 phi = Vec6::Zero();       // position errors of the rows
@@ -51,6 +52,8 @@ class PositionProjector {
     // the gap g = sign (q - bound) each is projected to: 0, or g - max_limit_correction where
     // the limit was violated by more (DynamicsSettings::max_limit_correction)
     std::array<double, 6> target{};
+    // the joint rows' targets: 0, or the error less max_joint_correction where it was larger
+    std::array<double, 6> joint_target{};
     int island = -1;            // island,
     int local = 0, offset = 0;  // block index and row offset inside it
     int capacity = 0;           // rows + enabled limits: the block's size

@@ -29,6 +29,10 @@ struct DynamicsSettings {
   // over time, at most max_limit_correction / dt, not in one step with the kinetic energy that
   // takes (docs/dynamics.md, "Limits"). Infinity: no bound.
   double max_limit_correction = 1e-3;
+  // The same bound on a joint row's position error (a loop that starts open, or is pulled open by
+  // an impact): its Baumgarte term and the position projection close at most this per step [m or
+  // rad]. Errors below it, the joints' usual drift, are unaffected. Infinity: no bound.
+  double max_joint_correction = 1e-3;
   double restitution_threshold =
       1e-3;  // Newton restitution only for approach faster than this [m/s]
   // Position projection after each step (docs/dynamics.md, "Position projection"): Gauss-Newton

@@ -415,7 +415,7 @@ Result<ImportedModel> import(const std::string& xml, const std::string& file,
     servo_actuated(c, out.build, *sc);
     cap_explicit_springs(c, out.build, *sc);
     report_ignored(c);
-    for (const std::string& w : initial_limit_warnings(*sc)) c.warnings.push_back(file + ": " + w);
+    for (const std::string& w : initial_state_warnings(*sc)) c.warnings.push_back(file + ": " + w);
     out.warnings = std::move(c.warnings);
     out.scene = std::move(*sc);
     out.tree = std::move(c.tree);

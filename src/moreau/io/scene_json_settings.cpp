@@ -67,6 +67,7 @@ const Field<DS> kStabilizationFields[] = {
     {"penetration_margin", &DS::penetration_margin, Range::NonNegative},
     {"limit_margin", &DS::limit_margin, Range::NonNegative},
     {"max_limit_correction", &DS::max_limit_correction, Range::Positive},
+    {"max_joint_correction", &DS::max_joint_correction, Range::Positive},
     {"bias_dead_band", &DS::bias_dead_band, Range::NonNegative},
 };
 

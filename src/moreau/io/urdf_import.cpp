@@ -266,7 +266,7 @@ Result<ImportedModel> import_urdf_impl(const std::string& xml, const std::string
     for (const urdf_detail::LoopSpec& s : scan.loops) t.loops.push_back(make_loop(c, s, index));
     Result<Scene> sc = build_tree_scene(t, {}, &out.build);
     if (!sc) return sc.error();
-    for (const std::string& w : initial_limit_warnings(*sc)) c.warnings->push_back(file + ": " + w);
+    for (const std::string& w : initial_state_warnings(*sc)) c.warnings->push_back(file + ": " + w);
     out.scene = std::move(*sc);
     return out;
   } catch (const ErrorException& e) {

@@ -375,9 +375,23 @@ Result<Scene> build_tree_scene(const LinkTree& t, const LinkValues& values, Tree
   }
 }
 
-std::vector<std::string> initial_limit_warnings(const Scene& sc) {
+std::vector<std::string> initial_state_warnings(const Scene& sc) {
   std::vector<std::string> out;
   const double step = sc.settings.dynamics.max_limit_correction;
+  JointAxes ax;
+  for (const Joint& j : sc.model.joints()) {
+    joint_axes(j, sc.initial, ax);
+    double open = 0.0;
+    for (int r = 0; r < ax.m; ++r) open = std::max(open, std::abs(ax.value[ax.constrained[r]]));
+    if (open > 1e-6) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf,
+                    "joint '%s' starts open by %.3g (m or rad; a loop its initial state does not "
+                    "close): closed by at most %.3g per step (stabilization.max_joint_correction)",
+                    j.name.c_str(), open, sc.settings.dynamics.max_joint_correction);
+      out.push_back(buf);
+    }
+  }
   for (const Joint& j : sc.model.joints())
     for (int k = 0; k < j.dofs(); ++k) {
       const DofLimit& lim = j.limits[k];

@@ -100,9 +100,10 @@ std::vector<double> link_dof_coordinates(const TreeLink& l, const std::vector<do
 Result<Scene> build_tree_scene(const LinkTree& t, const LinkValues& values, TreeBuild* out);
 
 // One warning per joint DoF of the scene's initial state that lies outside its limits, naming the
-// joint, its value and its range, and how fast it is brought back
-// (DynamicsSettings::max_limit_correction).
-std::vector<std::string> initial_limit_warnings(const Scene& sc);
+// joint, its value and its range, and one per joint the initial state does not close (a loop that
+// starts open), naming it and its error; each says how fast it is brought back
+// (DynamicsSettings::max_limit_correction, max_joint_correction).
+std::vector<std::string> initial_state_warnings(const Scene& sc);
 
 // State of the built model at other values (same tree and build).
 State tree_state(const LinkTree& t, const TreeBuild& b, const Model& m, const LinkValues& values);
