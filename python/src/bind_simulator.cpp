@@ -19,9 +19,12 @@ struct PySimulator {
   State state;
 };
 
-SimSettings make_settings(const Scene& scene, const py::object& solver, const py::object& dt,
-                          const py::object& integrator, const py::object& warm_start,
-                          const py::kwargs& kwargs) {
+}  // namespace
+
+// Shared with Batch (bind_batch.cpp).
+SimSettings simulator_settings(const Scene& scene, const py::object& solver, const py::object& dt,
+                               const py::object& integrator, const py::object& warm_start,
+                               const py::kwargs& kwargs) {
   SimSettings st = scene.settings;
   if (!dt.is_none()) {
     st.dt = dt.cast<double>();
@@ -48,6 +51,8 @@ SimSettings make_settings(const Scene& scene, const py::object& solver, const py
   apply_settings(st.solver_settings, {st.solver}, kwargs);
   return st;
 }
+
+namespace {
 
 void step_n(PySimulator& s, int n) {
   for (int k = 0; k < n; ++k)
@@ -113,7 +118,7 @@ void bind_simulator(py::module_& m) {
              auto s = std::make_unique<PySimulator>();
              s->scene = model.scene;
              const SimSettings st =
-                 make_settings(*model.scene, solver, dt, integrator, warm_start, kwargs);
+                 simulator_settings(*model.scene, solver, dt, integrator, warm_start, kwargs);
              s->sim = std::make_unique<Simulator>(model.scene->model, st);
              s->state = model.scene->initial;
              if (!state.is_none()) {

@@ -56,6 +56,7 @@ void apply_settings(SolverSettings& s, const std::vector<std::string>& solvers,
 
 void bind_model(py::module_& m);
 void bind_simulator(py::module_& m);
+void bind_batch(py::module_& m);
 void bind_problem(py::module_& m);
 void bind_solve(py::module_& m);
 void bind_bench(py::module_& m);

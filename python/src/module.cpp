@@ -1,5 +1,5 @@
 // The `moreau` Python module's extension `_moreau` (docs/python.md); moreau/__init__.py
-// re-exports it. One binding file per room: model and state, simulator, problem, solve, bench.
+// re-exports it. One binding file per room: model and state, simulator, batch, problem, solve, bench.
 #include "common.hpp"
 
 namespace moreau::python {
@@ -12,6 +12,7 @@ PYBIND11_MODULE(_moreau, m) {
   bind_problem(m);
   bind_solve(m);
   bind_simulator(m);
+  bind_batch(m);
   bind_bench(m);
 }
 

@@ -120,6 +120,7 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
   // rest (docs/dynamics.md). implicit_joint_forces = false: explicit eq. 72.
   const bool theta_method = theta_ >= 0.0;
   if (theta_method) std::fill(theta_on_.begin(), theta_on_.end(), 0);
+  int control = 0;  // the next entry of controls_ (actuated_dofs order)
   for (int jn = 0; jn < m.num_joints(); ++jn) {
     const Joint& j = m.joints()[jn];
     const JointAxes& ax = (*ax_)[jn];
@@ -127,6 +128,10 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
     for (int k = 0; k < ax.d; ++k) {
       const DofActuator& a = j.actuators[k];
       if (a.mode == ActuationMode::Passive && j.damping[k] == 0.0) continue;
+      // The set point (force or target) and its shift by a control (set_controls).
+      const double set_point = actuator_set_point(a);
+      const double shift =
+          controls_ && a.mode != ActuationMode::Passive ? controls_[control++] - set_point : 0.0;
       const int axis = ax.dof[k];
       const double q = ax.value[axis];
       const double qd = ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub);
@@ -136,18 +141,18 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
         case ActuationMode::Passive:
           break;
         case ActuationMode::Force:
-          t0 = a.force + a.amplitude * std::sin(phase);
+          t0 = a.force + shift + a.amplitude * std::sin(phase);
           break;
         case ActuationMode::Position: {
           const ActuatorReference ref = actuator_reference(a, s.t);
-          double err = ref.q - q;
+          double err = ref.q + shift - q;
           if (wraps(j, axis)) err = wrap_angle(err);
           t0 = a.force + a.kp * err + a.kd * ref.qd;
           c += a.kd;
           break;
         }
         case ActuationMode::Velocity:
-          t0 = a.force + a.kd * (a.target + a.amplitude * std::sin(phase));
+          t0 = a.force + a.kd * (a.target + shift + a.amplitude * std::sin(phase));
           c += a.kd;
           break;
         case ActuationMode::StablePd: {
@@ -155,7 +160,7 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
           // the stiffness acting on the predicted position q + dt qd+, so that the rate term
           // dt kp joins the damping: tau = T0 - (kd + dt kp) qd+ with T0 at t + dt.
           const ActuatorReference ref = actuator_reference(a, s.t + dt);
-          double err = ref.q - q;
+          double err = ref.q + shift - q;
           if (wraps(j, axis)) err = wrap_angle(err);
           t0 = a.force + a.kp * err + a.kd * ref.qd;
           c += a.kd + dt * a.kp;

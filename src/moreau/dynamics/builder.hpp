@@ -30,6 +30,9 @@ class ProblemBuilder {
   // with h's spring and damper forces explicit at (s, u^-). Problem::M and Minv then hold A and
   // A^-1 (block-diagonal: a unary joint's K and D act on its follower only). Binary joints keep
   // eq. 72 (with implicit_joint_forces). theta < 0: off (the default).
+  // Controls (one per actuated_dofs(model) entry, model/model.hpp) that replace the actuators'
+  // set points in the next builds; nullptr: the model's own. The array must outlive the builds.
+  void set_controls(const double* u) { controls_ = u; }
   void set_theta_method(double theta, double theta_vq) {
     theta_ = theta;
     theta_vq_ = theta_vq;
@@ -54,6 +57,7 @@ class ProblemBuilder {
   std::vector<int> sizes_, cols_, mark_;
   std::vector<JacobianBlock> jminv_[2];  // J_{i,s} M^-1, per block and slot
   bool build_dense_ = true;
+  const double* controls_ = nullptr;  // set_controls
   double theta_ = -1.0, theta_vq_ = 1.0;
   std::vector<Mat6> theta_K_, theta_D_;  // per body: K and D of eq. 16-17
   std::vector<char> theta_on_;           // per body: K or D non-zero

@@ -218,4 +218,18 @@ Result<Model> ModelBuilder::build() const {
   return m;
 }
 
+std::vector<ActuatedDof> actuated_dofs(const Model& m) {
+  std::vector<ActuatedDof> out;
+  for (int jn = 0; jn < m.num_joints(); ++jn) {
+    const Joint& j = m.joints()[jn];
+    for (int k = 0; k < j.dofs(); ++k)
+      if (j.actuators[k].mode != ActuationMode::Passive) out.push_back({jn, k});
+  }
+  return out;
+}
+
+double actuator_set_point(const DofActuator& a) {
+  return a.mode == ActuationMode::Force ? a.force : a.target;
+}
+
 }  // namespace moreau

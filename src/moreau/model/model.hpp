@@ -52,6 +52,18 @@ class Model {
   int joint_rows_ = 0;
 };
 
+// A DoF an actuator drives (its mode is not Passive): one entry of a control vector
+// (Simulator::set_controls, sim/batch.hpp), in joint order, then DoF order. The control replaces
+// the actuator's set point: `force` for Force, `target` for Position, StablePd and Velocity (the
+// scripted sinusoid or keyframes then move around it).
+struct ActuatedDof {
+  int joint = 0;
+  int dof = 0;
+};
+std::vector<ActuatedDof> actuated_dofs(const Model& m);
+// The actuator's set point that a control replaces (ActuatedDof): its force or its target.
+double actuator_set_point(const DofActuator& a);
+
 // Builds and validates a Model. Validation errors name the element ("body 'arm'",
 // "joint 'knee'") and what was expected; loaders add the file and line.
 class ModelBuilder {

@@ -276,7 +276,14 @@ bool Simulator::step(State& s) {
     error_ = std::move(bad);
     return false;
   }
-  if (is_nmdp(settings_.integrator)) return step_nmdp(s);
+  if (is_nmdp(settings_.integrator)) {
+    if (controls_) {
+      error_ = std::string("integrator ") + integrator_name(settings_.integrator) +
+               " does not take controls (set_controls); it reads the model's actuators";
+      return false;
+    }
+    return step_nmdp(s);
+  }
   const bool midpoint = settings_.integrator == Integrator::MoreauMidpoint;
   // SAP's theta-method (Castro et al. 2023, Alg. 1): contacts and J at s, the free motion and A
   // from the builder (eq. 13-18), then s+ = s [+] dt (theta_vq u+ + (1 - theta_vq) u-) (eq. 12).

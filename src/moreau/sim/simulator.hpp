@@ -22,6 +22,14 @@ class Simulator {
   // Advances `s` by one step dt. Returns false on failure (unknown solver, non-finite numbers in
   // the problem or the new state); error() then says what and where.
   bool step(State& s);
+  // Controls, one per actuated_dofs(model) entry (model/model.hpp), that replace the actuators'
+  // set points from the next step on; nullptr: the model's own. The array is read in place at
+  // every step and must outlive them. The NMDP integrators (mdp, nmdp, nmdp-zo) read the model's
+  // set points; their steps fail while controls are set.
+  void set_controls(const double* u) {
+    controls_ = u;
+    builder_.set_controls(u);
+  }
 
   const Model& model() const { return *model_; }
   const SimSettings& settings() const { return settings_; }
@@ -69,6 +77,7 @@ class Simulator {
 
   const Model* model_;
   SimSettings settings_;
+  const double* controls_ = nullptr;  // set_controls
   CollisionDetector collision_;
   ProblemBuilder builder_;
   PositionProjector projector_;
