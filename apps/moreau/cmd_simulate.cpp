@@ -17,6 +17,7 @@
 #include "moreau/sim/blowup.hpp"
 #include "moreau/sim/simulator.hpp"
 #include "moreau/sim/state_hash.hpp"
+#include "moreau/solvers/stop.hpp"
 #include "moreau/viewer/viewer_html.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -34,6 +35,7 @@ struct SimulateOptions {
   std::vector<std::string> sets, params;
   int64_t steps = 0;
   double duration = 0.0, dt = 0.0, tol = 0.0;
+  double max_step_time = 0.0;  // s; 0: no budget
   int max_iter = 0, every = 1;
   std::string solver, integrator, out, dump_dir, view;
   int dump_every = 1, view_max_frames = 5000;
@@ -178,7 +180,7 @@ bool non_finite_failure(const Simulator& sim, const State& s) {
 
 RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every,
              TrajectoryWriter* traj, viewer::Recording* view, bool quiet, const DumpOptions& dump,
-             bool fail_on_cap, bool blowup_check) {
+             bool fail_on_cap, bool blowup_check, double max_step_time) {
   RunStats r;
   r.steps_requested = steps;
   const Model& m = scene.model;
@@ -201,7 +203,28 @@ RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every
       r.error = "interrupted by a signal at step " + std::to_string(i) + ", t = " + num(s.t) + " s";
       break;
     }
-    if (!sim.step(s)) {
+    // The step's time budget: the solvers' loops stop at the deadline (solvers/stop.hpp).
+    const auto step_start = std::chrono::steady_clock::now();
+    if (max_step_time > 0.0)
+      set_deadline(step_start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(max_step_time)));
+    const double t_before = s.t;
+    const bool stepped = sim.step(s);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count();
+    if (interrupted()) {
+      r.interrupted = true;
+      r.error =
+          "interrupted by a signal in step " + std::to_string(i) + ", t = " + num(t_before) + " s";
+      break;
+    }
+    if (max_step_time > 0.0 && took > max_step_time) {
+      r.error = "step " + std::to_string(i) + " of " + std::to_string(steps) +
+                " (t = " + num(t_before) + " s) took " + num(took) + " s, over --max-step-time " +
+                num(max_step_time) + " s";
+      break;
+    }
+    if (!stepped) {
       // Where and how the solver stopped (step, time, residual), before the simulator's reason.
       r.error = "step " + std::to_string(i) + " of " + std::to_string(steps) + " (t = " + num(s.t) +
                 " s, solver residual " + num(sim.solution().residual) + "): " + sim.error();
@@ -397,7 +420,8 @@ void run_simulate(const SimulateOptions& o) {
            kExitBadInput);
   }
   RunStats r = run(scene, st, steps, o.every, traj.get(), view.get(), o.quiet, dump, o.fail_on_cap,
-                   !o.no_blowup_check);
+                   !o.no_blowup_check, o.max_step_time);
+  clear_deadline();
   if (r.completed && traj) {
     traj->finish();
     if (std::string why = file.commit(); !why.empty()) {
@@ -464,6 +488,11 @@ void add_simulate(CLI::App& app) {
   cmd->add_flag("--no-warm-start", o->no_warm_start, "start every solve from zero impulses");
   cmd->add_flag("--fail-on-cap", o->fail_on_cap,
                 "fail the run at the first step whose solver stops at its iteration cap");
+  cmd->add_option("--max-step-time", o->max_step_time,
+                  "end the run (exit 1, naming the step) when one step takes longer than this "
+                  "many seconds of wall time; the solvers stop at the deadline (default: no "
+                  "budget)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag(
       "--no-blowup-check", o->no_blowup_check,
       "run on when a step blows up (energy up 100x in a step, a joint violated by more "

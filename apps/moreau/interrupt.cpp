@@ -2,18 +2,20 @@
 
 #include <csignal>
 
+#include "moreau/solvers/stop.hpp"
+
 namespace moreau::cli {
 
 namespace {
-volatile std::sig_atomic_t g_interrupted = 0;  // a signal handler may only set such a flag
+// The library's stop flag (a lock-free atomic): the solvers' loops see it within an iteration.
 extern "C" void on_signal(int) {
-  g_interrupted = 1;
+  request_stop();
 }
 }  // namespace
 
 InterruptGuard::InterruptGuard()
     : old_int_(std::signal(SIGINT, on_signal)), old_term_(std::signal(SIGTERM, on_signal)) {
-  g_interrupted = 0;
+  clear_stop_request();
 }
 
 InterruptGuard::~InterruptGuard() {
@@ -22,7 +24,7 @@ InterruptGuard::~InterruptGuard() {
 }
 
 bool interrupted() {
-  return g_interrupted != 0;
+  return stop_requested();
 }
 
 }  // namespace moreau::cli

@@ -95,6 +95,42 @@ TEST(CliReliability, SigintStopsSimulateWithStatus130AndNoFile) {
   EXPECT_TRUE(dir.entries().empty()) << "left behind: " << dir.entries().front();
 }
 
+TEST(CliReliability, SigtermEndsAStepWhoseSolveWouldRunForHours) {
+  require_binary();
+  TempDir dir;
+  // tol 1e-300 and a billion iterations: one step of this solve would take hours. The signal must
+  // end it inside the solver's loop (solvers/stop.hpp), not after the step.
+  const pid_t pid =
+      spawn_moreau({"simulate", "box-stack", "--steps", "2", "--solver", "pgs-ncp", "--tol",
+                    "1e-300", "--max-iter", "1000000000", "--quiet", "--out", dir / "traj.csv"});
+  ASSERT_TRUE(wait_for([&] { return !dir.entries().empty(); })) << "the run never started";
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // inside the first solve
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);  // a solver deaf to the signal hangs here until ctest's timeout
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_TRUE(dir.entries().empty()) << "left behind: " << dir.entries().front();
+}
+
+TEST(CliReliability, MaxStepTimeEndsTheRunNamingTheStep) {
+  require_binary();
+  TempDir dir;
+  // A 1 ns budget: no step fits, so the first one ends the run.
+  const CliResult r =
+      run_moreau("simulate box-stack --steps 5 --max-step-time 1e-9 --quiet --out '" +
+                 (dir / "traj.csv") + "'");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("step 1 of 5 (t = 0 s) took"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("over --max-step-time 1e-09 s"), std::string::npos) << r.err;
+  EXPECT_TRUE(dir.entries().empty());
+  // A generous budget changes nothing: the same rollout hash as without it.
+  const auto with = summary("box-stack --steps 20 --max-step-time 60");
+  const auto without = summary("box-stack --steps 20");
+  EXPECT_EQ(with["state_hash"], without["state_hash"]);
+  EXPECT_NE(run_moreau("simulate box-stack --steps 5 --max-step-time -1 --quiet").code, 0);
+}
+
 TEST(CliReliability, SigintStopsBenchWithStatus130AndKeepsTheOldReport) {
   require_binary();
   TempDir dir;

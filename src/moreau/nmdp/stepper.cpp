@@ -1,4 +1,5 @@
 #include "moreau/nmdp/stepper.hpp"
+#include "moreau/solvers/stop.hpp"
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
@@ -359,6 +360,7 @@ bool Stepper::pgm(bool zeroth_order, VecX& theta, VecX& w) {
   if (m == 0) return true;
   double gamma = settings_.gamma0;
   for (int it = 0; it < settings_.max_outer; ++it) {
+    if (should_stop()) break;  // a signal or the step's time budget (solvers/stop.hpp)
     ++stats_.outer;
     // QP (8)/(10): P = dG/dtheta^-1 dG/dw, Hessian of K by its dominant term H / h^2 (in both
     // forms: integral rho J^T J dx / h^2 = H / h^2 for the position-based K).

@@ -10,6 +10,7 @@
 #include "moreau/solvers/admm_linear.hpp"
 #include "moreau/solvers/admm_penalty.hpp"
 #include "moreau/solvers/first_order.hpp"
+#include "moreau/solvers/stop.hpp"
 
 namespace moreau {
 
@@ -183,6 +184,7 @@ void solve_admm(const Problem& p, const SolverSettings& st, const WarmStart& war
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   Momentum mom;
   for (int it = 0; it < st.max_iters; ++it) {
+    if (should_stop()) break;  // a signal or the step's time budget (solvers/stop.hpp)
     double rp, rd;
     iterate(p, a, rho, w, &rp, &rd);
     sol.iterations = it + 1;

@@ -9,6 +9,7 @@
 
 #include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/first_order.hpp"
+#include "moreau/solvers/stop.hpp"
 
 namespace moreau {
 
@@ -77,6 +78,7 @@ void solve_apgd(const Problem& p, const SolverSettings& st, const WarmStart& war
   sol.setup_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   for (int it = 0; it < st.max_iters && p.nl > 0; ++it) {
+    if (should_stop()) break;  // a signal or the step's time budget (solvers/stop.hpp)
     // Gradient at y: (D+R) y + v_f + s, with s = Gamma(v(y)) frozen for this step (NCP option).
     w.v = w.Dy + p.v_f;
     if (ncp) de_saxce_term(p, w.v, w.s);

@@ -7,6 +7,7 @@
 #include <Eigen/LU>
 
 #include "moreau/solvers/lemke.hpp"
+#include "moreau/solvers/stop.hpp"
 
 namespace moreau::lemke {
 
@@ -124,7 +125,8 @@ Result solve_lcp(const MatX& M, const VecX& q, const VecX& d, int max_pivots, do
   int leaving = t.basis[r];
   t.basis[r] = z0;
   *pivots = 1;
-  while (*pivots < max_pivots) {
+  // should_stop (solvers/stop.hpp): a signal or the step's time budget ends it as MaxPivots.
+  while (*pivots < max_pivots && !should_stop()) {
     const int entering = leaving < n ? leaving + n : leaving - n;  // complement of the leaver
     entering_column(M, d, entering, t);
     r = ratio_test(z0, tol, t);

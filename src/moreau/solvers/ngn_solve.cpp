@@ -11,6 +11,7 @@
 #include "moreau/solvers/first_order.hpp"
 #include "moreau/solvers/ngn_internal.hpp"
 #include "moreau/solvers/prox_fp.hpp"
+#include "moreau/solvers/stop.hpp"
 
 namespace moreau {
 namespace ngn {
@@ -158,6 +159,7 @@ void solve(const Problem& p, const SolverSettings& st, const WarmStart& warm, So
   double lm = -1.0;  // Levenberg-Marquardt lambda, set on the first pass (Todorov Sec. III-A)
   sol.status = SolveStatus::MaxIterations;
   for (int it = 0; it < st.max_iters; ++it) {
+    if (should_stop()) break;  // a signal or the step's time budget (solvers/stop.hpp)
     const double ell = objective(p, w.x, w.s);
     w.rx = w.s.r;
     S.iterations = sol.iterations = it + 1;

@@ -1,5 +1,6 @@
 // "nsn": semismooth Newton on the natural map (eq. 163); see nsn.hpp.
 #include "moreau/solvers/nsn.hpp"
+#include "moreau/solvers/stop.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -442,7 +443,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
       sol.status = SolveStatus::Converged;
       break;
     }
-    if (it >= s.max_iters) break;
+    if (it >= s.max_iters || should_stop()) break;  // should_stop: solvers/stop.hpp
     // Stalled: stall_window iterations without a 10x lower natural map. On degenerate contacts (a
     // body sliding at 1e-6 m/s on 4 contacts at their cones' boundary, D singular) the Newton steps
     // cycle between stick and slip, the nonmonotone search accepting each (humanoid100: natural map

@@ -6,6 +6,7 @@
 #include "moreau/ncp/cones.hpp"
 #include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/pgs_basic_direct.hpp"
+#include "moreau/solvers/stop.hpp"
 
 namespace moreau {
 
@@ -49,7 +50,8 @@ void solve_pgs_basic(const Problem& p, const SolverSettings& s, const WarmStart&
   const bool soft = p.R.size() == p.nl;  // softened rows: v = (D + R) lambda + v_f (eq. 95)
   sol.status = SolveStatus::MaxIterations;
   for (int it = 0; it < s.max_iters; ++it) {
-    double change = 0.0;  // largest velocity change D_ii dlambda_i over the sweep (L-inf)
+    if (should_stop()) break;  // a signal or the step's time budget (solvers/stop.hpp)
+    double change = 0.0;       // largest velocity change D_ii dlambda_i over the sweep (L-inf)
     for (int i = 0; i < p.num_blocks(); ++i) {
       const ConstraintBlock& b = p.blocks[i];
       const int n = b.size;

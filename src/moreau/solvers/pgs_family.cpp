@@ -1,4 +1,5 @@
 #include "moreau/solvers/pgs_family.hpp"
+#include "moreau/solvers/stop.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -286,6 +287,7 @@ void run(const Problem& p, const SolverSettings& s, const WarmStart& warm, Solve
   sol.setup_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   for (int it = 1; it <= s.max_iters; ++it) {
+    if (should_stop()) break;  // a signal or the step's time budget (solvers/stop.hpp)
     const SweepStats st = sweep(p, var, omega, w, lam);
     omega = omega_min + decay * (omega - omega_min);  // Alg. 5 line 25
     sol.iterations = it;

@@ -20,6 +20,7 @@
 #include "moreau/ncp/cones.hpp"
 #include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/first_order.hpp"
+#include "moreau/solvers/stop.hpp"
 
 namespace moreau {
 
@@ -120,6 +121,7 @@ void solve_prox(const Problem& p, const SolverSettings& st, const WarmStart& war
   if (good <= st.tol) sol.status = SolveStatus::Converged;
   double prev = good;
   for (int it = 0; it < st.max_iters && sol.status != SolveStatus::Converged; ++it) {
+    if (should_stop()) break;  // a signal or the step's time budget (solvers/stop.hpp)
     sweep(p, alpha, w, lam);
     // Natural map (eq. 163) after the sweep: stopping test and adaptation signal.
     multiply_regularized(p, lam, w.v);

@@ -1,5 +1,6 @@
 // "prox-fp": prox fixed-point iteration (Schindler et al. 2011, eq. 9-12, 25-26); see prox_fp.hpp.
 #include "moreau/solvers/prox_fp.hpp"
+#include "moreau/solvers/stop.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -168,6 +169,7 @@ void solve_prox_fp(const Problem& p, const SolverSettings& st, const WarmStart& 
   sol.residual = res0;
   sol.status = res0 <= st.tol ? SolveStatus::Converged : SolveStatus::MaxIterations;
   for (int it = 0; it < st.max_iters && sol.status == SolveStatus::MaxIterations; ++it) {
+    if (should_stop()) break;  // a signal or the step's time budget (solvers/stop.hpp)
     w.prev2.swap(w.prev);
     w.prev = lam;
     if (jacobi)

@@ -4,6 +4,7 @@
 
 #include "moreau/solvers/sap.hpp"
 #include "moreau/solvers/sap_linear.hpp"
+#include "moreau/solvers/stop.hpp"
 
 namespace moreau {
 
@@ -148,7 +149,7 @@ SapResult sap_minimize(const Problem& p, const SapParameters& prm, const SapMode
       res.message = "cost stalled at round-off before eq. 26 was met";
       return res;
     }
-    if (k >= prm.max_iters) {
+    if (k >= prm.max_iters || should_stop()) {  // should_stop: solvers/stop.hpp
       res.status = SolveStatus::MaxIterations;
       return res;
     }

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "moreau/solvers/registry_list.hpp"
+#include "moreau/solvers/stop.hpp"
 
 namespace moreau {
 
@@ -108,8 +109,19 @@ bool solve(std::string_view name, const Problem& p, const SolverSettings& s, con
     sol.v_plus.setConstant(std::numeric_limits<double>::quiet_NaN());
     return true;
   }
+  if (should_stop()) {  // a signal or the step's time budget (solvers/stop.hpp): no solve
+    sol.status = SolveStatus::Failed;
+    sol.message = std::string(name) + ": " + stop_message();
+    sol.lambda.setZero();
+    sol.v_plus.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return true;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   info->fn(p, s, w, ws, sol);
+  if (!sol.converged() && should_stop()) {  // its loop ended on the request
+    sol.status = SolveStatus::Failed;
+    sol.message = std::string(name) + ": " + stop_message();
+  }
   sol.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   sol.iteration_time_s = std::max(0.0, sol.solve_time_s - sol.setup_time_s);
   // v+ = D lambda + v_f (eq. 13), computed here once for every solver.
