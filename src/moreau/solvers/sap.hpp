@@ -36,8 +36,8 @@ struct SapParameters {
   double ls_tol = 1e-10;   // |dl/dalpha| <= ls_tol |dl/dalpha(0)| ends the line search
   bool cost_stop = true;   // also stop when the cost stalls at round-off (alpha > 0.5)
   // Warm start from the previous velocity u^- (the paper's, Sec. IV) even when the previous
-  // step's impulses are given; off: v = u_free + M^-1 J^T lambda_warm.
-  bool warm_velocity = false;
+  // step's impulses are given; off: v = u_free + M^-1 J^T lambda_warm (docs/solvers.md, sap).
+  bool warm_velocity = true;
   int linear_solver = -1;  // Newton system: -1 auto, 0 dense LLT, 1 CHOLMOD (sap_linear.hpp)
   int dense_max = 90;      // auto: dense when 6 nb <= dense_max
 };

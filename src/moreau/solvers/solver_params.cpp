@@ -169,7 +169,7 @@ std::span<const ParamSpec> sap() {
       {"ls_max_iters", "-", "line-search (rtsafe) iterations", 100.0, "", 1.0, kBig, true, FIELD(sap.ls_max_iters)},
       {"ls_tol", "1", "the line search ends when dl/dalpha shrinks below ls_tol times its magnitude at 0", 1e-10, "", kPos, 1.0, false, FIELD(sap.ls_tol)},
       {"cost_stop", "flag", "also stop when the cost stalls at round-off", 1.0, "", 0.0, 1.0, true, FIELD(sap.cost_stop)},
-      {"warm_velocity", "flag", "start Newton from the previous velocity u^- (Sec. IV) instead of u_free + M^-1 J^T lambda_warm", 0.0, "", 0.0, 1.0, true, FIELD(sap.warm_velocity)},
+      {"warm_velocity", "flag", "start Newton from the previous velocity u^- (Sec. IV; the default) instead of u_free + M^-1 J^T lambda_warm (0)", 1.0, "", 0.0, 1.0, true, FIELD(sap.warm_velocity)},
       {"linear_solver", "-", "Newton system: -1 auto, 0 dense LLT, 1 sparse supernodal Cholesky (CHOLMOD; dense when built without it)", -1.0, "", -1.0, 1.0, true, FIELD(sap.linear_solver)},
       {"dense_max", "rows", "auto linear_solver: dense while 6 nb <= dense_max or the Hessian's body blocks are over 25% non-zero", 90.0, "", 0.0, kBig, true, FIELD(sap.dense_max)},
   };

@@ -111,7 +111,7 @@ struct SapSettings {
   int ls_max_iters = 100;       // line-search (rtsafe) iterations
   double ls_tol = 1e-10;        // [1] |dl/dalpha| <= ls_tol |dl/dalpha(0)| ends the line search
   bool cost_stop = true;        // also stop when the cost stalls at round-off
-  bool warm_velocity = false;   // start from u^- (Sec. IV) even when impulses are given
+  bool warm_velocity = true;    // start from u^- (Sec. IV) even when impulses are given
   int linear_solver = -1;       // Newton system: -1 auto, 0 dense LLT, 1 sparse (CHOLMOD)
   int dense_max = 90;           // [rows] auto: dense LLT while 6 nb <= dense_max
 };
