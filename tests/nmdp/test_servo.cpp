@@ -80,3 +80,41 @@ TEST(NmdpServo, BothFormsFollowTheirClosedFormsInMdpAndNmdp) {
       }
     }
 }
+
+// Tan's form on one DoF: the update of (q, qd) has trace T = (2 I + dt kd - 2 dt^2 kp) / a and
+// determinant D = (I - dt^2 kp) / a, a = I + dt kd. Jury's conditions |D| < 1, 1 - T + D > 0,
+// 1 + T + D > 0 reduce to dt^2 kp < 2 I + dt kd (|D| < 1) and 3 dt^2 kp < 4 I + 2 dt kd (the
+// third), which is the tighter: at 3 % below it the error decays, at 3 % above it grows, though
+// both sides meet the determinant condition (docs/integrators.md, "The step").
+TEST(NmdpServo, TanFormIsStableExactlyBelowTheJuryBound) {
+  const double I = spinner({}).inertia;
+  const double target = 1e-9;  // the unstable side grows ~1e7x in 200 steps: no angle wrap
+  for (const double kd_ratio : {0.0, 1.0}) {  // dt kd / I
+    const double kd = kd_ratio * I / kDt;
+    const double kp_jury = (4.0 * I + 2.0 * kDt * kd) / (3.0 * kDt * kDt);
+    for (const double side : {0.97, 1.03}) {
+      SCOPED_TRACE("dt kd / I = " + std::to_string(kd_ratio) + ", kp = " + std::to_string(side) +
+                   " x Jury's bound");
+      const double kp = side * kp_jury;
+      ASSERT_LT(kDt * kDt * kp, 2.0 * I + kDt * kd);  // the determinant condition holds
+      DofActuator a;
+      a.mode = ActuationMode::StablePd;
+      a.kp = kp;
+      a.kd = kd;
+      a.target = target;
+      Spinner sp = spinner(a);
+      SimSettings st;
+      st.dt = kDt;
+      st.integrator = Integrator::Mdp;
+      st.nmdp.servo = nmdp::ServoForm::Tan;
+      Simulator sim(sp.model, st);
+      for (int k = 0; k < 200; ++k) ASSERT_TRUE(sim.step(sp.state)) << sim.error();
+      double q, qd;
+      joint_dof_state(sp.model.joints()[0], sp.state, 0, &q, &qd);
+      if (side < 1.0)
+        EXPECT_LT(std::abs(q - target), 1e-2 * target);  // |lambda| <= 0.94: 4e-6 after 200
+      else
+        EXPECT_GT(std::abs(q - target), 1e3 * target);  // |lambda| >= 1.06: 1e5 after 200
+    }
+  }
+}
