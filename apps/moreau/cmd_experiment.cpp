@@ -24,6 +24,7 @@ void run_one(const bench::ExperimentInfo& e, const ExperimentCliOptions& o,
              std::vector<std::pair<std::string, double>>& summary,
              std::vector<std::pair<std::string, std::vector<double>>>& lists) {
   std::printf("== %s: %s\n", std::string(e.name).c_str(), std::string(e.question).c_str());
+  std::printf("  every step solves the full Problem with the named solver (no fast path)\n");
   std::fflush(stdout);
   const bench::ExperimentResult r = e.run({o.quick, o.full});
   summary.insert(summary.end(), r.summary.begin(), r.summary.end());

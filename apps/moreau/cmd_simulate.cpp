@@ -498,9 +498,11 @@ void add_simulate(CLI::App& app) {
       "run on when a step blows up (energy up 100x in a step, a joint violated by more "
       "than 1 cm, a penetration deeper than 10 cm), which otherwise ends the run, exit 1");
   cmd->add_flag("--fast-path", o->fast_path,
-                "eliminate the joint rows before the solve (docs/performance.md, the fast path; "
-                "the default for URDF and MJCF files)");
-  cmd->add_flag("--no-fast-path", o->no_fast_path, "solve the full problem (no joint elimination)")
+                "eliminate the joint rows before the solve, Newton first (docs/performance.md, "
+                "the fast path; the default except in the papers' scenes)");
+  cmd->add_flag("--no-fast-path", o->no_fast_path,
+                "solve the full problem with the step's solver (no joint elimination, no Newton "
+                "first)")
       ->excludes("--fast-path");
   add_set_option(cmd, o->sets);
   cmd->add_option("--out,-o", o->out,

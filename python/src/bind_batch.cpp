@@ -11,7 +11,7 @@ namespace moreau::python {
 
 SimSettings simulator_settings(const Scene& scene, const py::object& solver, const py::object& dt,
                                const py::object& integrator, const py::object& warm_start,
-                               const py::kwargs& kwargs);
+                               const py::object& fast_path, const py::kwargs& kwargs);
 
 namespace {
 
@@ -43,13 +43,14 @@ void bind_batch(py::module_& m) {
       "to a lone Simulator with the same controls, whatever `threads` is.")
       .def(py::init([](const SceneHandle& model, int num_worlds, int threads,
                        const py::object& solver, const py::object& dt, const py::object& integrator,
-                       const py::object& warm_start, const py::kwargs& kwargs) {
+                       const py::object& warm_start, const py::object& fast_path,
+                       const py::kwargs& kwargs) {
              if (num_worlds < 1) throw InputError("num_worlds must be >= 1");
              if (threads < 1) throw InputError("threads must be >= 1");
              auto b = std::make_unique<PyBatch>();
              b->scene = model.scene;
-             const SimSettings st =
-                 simulator_settings(*model.scene, solver, dt, integrator, warm_start, kwargs);
+             const SimSettings st = simulator_settings(*model.scene, solver, dt, integrator,
+                                                       warm_start, fast_path, kwargs);
              b->batch = std::make_unique<Batch>(model.scene->model, st, model.scene->initial,
                                                 num_worlds, threads);
              if (!b->batch->ok()) throw InputError(b->batch->error());
@@ -57,7 +58,8 @@ void bind_batch(py::module_& m) {
            }),
            py::arg("model"), py::arg("num_worlds"), py::arg("threads") = 1,
            py::arg("solver") = py::none(), py::arg("dt") = py::none(),
-           py::arg("integrator") = py::none(), py::arg("warm_start") = py::none())
+           py::arg("integrator") = py::none(), py::arg("warm_start") = py::none(),
+           py::arg("fast_path") = py::none())
       .def_property_readonly("num_worlds", [](const PyBatch& b) { return b.batch->num_worlds(); })
       .def_property(
           "threads", [](const PyBatch& b) { return b.batch->threads(); },

@@ -24,7 +24,7 @@ struct PySimulator {
 // Shared with Batch (bind_batch.cpp).
 SimSettings simulator_settings(const Scene& scene, const py::object& solver, const py::object& dt,
                                const py::object& integrator, const py::object& warm_start,
-                               const py::kwargs& kwargs) {
+                               const py::object& fast_path, const py::kwargs& kwargs) {
   SimSettings st = scene.settings;
   if (!dt.is_none()) {
     st.dt = dt.cast<double>();
@@ -48,6 +48,7 @@ SimSettings simulator_settings(const Scene& scene, const py::object& solver, con
                        check.error().message());
   }
   if (!warm_start.is_none()) st.warm_start = warm_start.cast<bool>();
+  if (!fast_path.is_none()) st.fast_path = fast_path.cast<bool>();
   apply_settings(st.solver_settings, {st.solver}, kwargs);
   return st;
 }
@@ -114,11 +115,12 @@ void bind_simulator(py::module_& m) {
                           "the solver's parameters (`moreau solvers NAME`) override them.")
       .def(py::init([](const SceneHandle& model, const py::object& solver, const py::object& dt,
                        const py::object& integrator, const py::object& warm_start,
-                       const py::object& state, const py::kwargs& kwargs) {
+                       const py::object& fast_path, const py::object& state,
+                       const py::kwargs& kwargs) {
              auto s = std::make_unique<PySimulator>();
              s->scene = model.scene;
-             const SimSettings st =
-                 simulator_settings(*model.scene, solver, dt, integrator, warm_start, kwargs);
+             const SimSettings st = simulator_settings(*model.scene, solver, dt, integrator,
+                                                       warm_start, fast_path, kwargs);
              s->sim = std::make_unique<Simulator>(model.scene->model, st);
              s->state = model.scene->initial;
              if (!state.is_none()) {
@@ -133,7 +135,7 @@ void bind_simulator(py::module_& m) {
            }),
            py::arg("model"), py::arg("solver") = py::none(), py::arg("dt") = py::none(),
            py::arg("integrator") = py::none(), py::arg("warm_start") = py::none(),
-           py::arg("state") = py::none())
+           py::arg("fast_path") = py::none(), py::arg("state") = py::none())
       .def_property(
           "state", [](PySimulator& s) -> State& { return s.state; },
           [](PySimulator& s, const State& st) {
@@ -145,6 +147,8 @@ void bind_simulator(py::module_& m) {
           py::return_value_policy::reference_internal,
           "the current state (a live object: its arrays are views into the simulator)")
       .def_property_readonly("dt", [](const PySimulator& s) { return s.sim->settings().dt; })
+      .def_property_readonly("fast_path",
+                             [](const PySimulator& s) { return s.sim->settings().fast_path; })
       .def_property_readonly("solver",
                              [](const PySimulator& s) { return s.sim->settings().solver; })
       .def_property_readonly(

@@ -1,5 +1,6 @@
 // The `moreau` Python module's extension `_moreau` (docs/python.md); moreau/__init__.py
-// re-exports it. One binding file per room: model and state, simulator, batch, problem, solve, bench.
+// re-exports it. One binding file per room: model and state, simulator, batch, problem, solve,
+// bench.
 #include "common.hpp"
 
 namespace moreau::python {

@@ -158,7 +158,7 @@ TEST(CliReliability, IterationCapSaysWhereAndLeavesNoTrajectory) {
   require_binary();
   TempDir dir;
   const CliResult r = run_moreau(
-      "simulate box-stack --steps 20 --max-iter 1 --fail-on-cap "
+      "simulate box-stack --steps 20 --max-iter 1 --fail-on-cap --no-fast-path "
       "--quiet --out '" +
       (dir / "traj.csv") + "'");
   EXPECT_EQ(r.code, 1);
@@ -171,8 +171,10 @@ TEST(CliReliability, IterationCapSaysWhereAndLeavesNoTrajectory) {
 
 TEST(CliReliability, SummaryNamesTheFirstStepThatHitTheCap) {
   require_binary();
-  // One iteration a step makes a box stack fly apart: the blow-up check is off to see the cap.
-  const nlohmann::json j = summary("box-stack --steps 20 --max-iter 1 --no-blowup-check");
+  // One iteration a step makes a box stack fly apart: the blow-up check is off to see the cap,
+  // the fast path (whose Newton attempt would answer) off to see the step's solver.
+  const nlohmann::json j =
+      summary("box-stack --steps 20 --max-iter 1 --no-blowup-check --no-fast-path");
   ASSERT_TRUE(j.is_object());
   ASSERT_TRUE(j["first_nonconverged"].is_object()) << j.dump();
   const int step = j["first_nonconverged"]["step"].get<int>();

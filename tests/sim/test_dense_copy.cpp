@@ -16,6 +16,7 @@ TEST(DenseCopy, BuiltOnlyForSolversThatReadIt) {
     if (info.contacts_only) continue;  // a joint scene: declined (siconos-*)
     SimSettings st = sc->settings;
     st.solver = std::string(info.name);
+    st.fast_path = false;  // the step's solver on the full Problem
     Simulator sim(sc->model, st);
     State s = sc->initial;
     ASSERT_TRUE(sim.step(s)) << info.name << ": " << sim.error();

@@ -140,17 +140,14 @@ Result<std::string> write_summary(
   return path;
 }
 
-bool solves_ccp(std::string_view solver, const SolverSettings& s) {
-  if (solver == "pgs-ccp") return !s.pgs.de_saxce;
-  if (solver == "apgd") return !s.apgd.ncp;
-  const SolverInfo* info = find_solver(solver);
-  return info && info->problem == "CCP";
-}
-
 RunStats run_simulation(const Scene& scene, const SimSettings& settings, int steps,
                         const StepHook& hook) {
   RunStats st;
-  Simulator sim(scene.model, settings);
+  // The experiments measure the step's solver: every step solves the full Problem with it (no
+  // fast path, whose Newton attempt would answer most steps first).
+  SimSettings full = settings;
+  full.fast_path = false;
+  Simulator sim(scene.model, full);
   State s = scene.initial;
   const double e0 = total_energy(scene.model, s);
   const bool ccp = solves_ccp(settings.solver, settings.solver_settings);

@@ -104,8 +104,6 @@ struct RunStats {
 using StepHook = std::function<void(int step, const Simulator& sim, const State& s)>;
 RunStats run_simulation(const Scene& scene, const SimSettings& settings, int steps,
                         const StepHook& hook = {});
-// Whether a solver (with its params) solves the CCP rather than the NCP.
-bool solves_ccp(std::string_view solver, const SolverSettings& s);
 // Shortest round-trip text of a number ("nan", "inf", "-inf" when not finite).
 std::string number_text(double x);
 

@@ -101,7 +101,8 @@ std::string report_markdown(const ReportInput& in, const std::vector<Aggregate>&
   o += "| tolerance | r_natmap <= " + fixed(in.tol, "%.3g") + " (L-inf) |\n";
   o += "| solvers (" + std::to_string(solvers.size()) + ") | " + join(solvers, ", ") + " |\n";
   o += "| systems (" + std::to_string(systems.size()) + ") | " + join(systems, ", ") + " |\n";
-  o += "| samples | " + std::to_string(samples.size()) + " (" + join(cat_counts, ", ") + ") |\n";
+  o += "| samples | " + std::to_string(samples.size()) + " (" + join(cat_counts, ", ") +
+       "), recorded along the full solve with each scene's solver (no fast path) |\n";
   o += "| solves | " + std::to_string(runs.size()) + " (" + std::to_string(n_cold) + " cold, " +
        std::to_string(n_warm) + " warm), " + std::to_string(n_success) + " successful |\n";
   o += "| wall time | " + format_duration(in.wall_s) + " |\n";

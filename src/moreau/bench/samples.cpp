@@ -60,7 +60,11 @@ Result<std::vector<Sample>> collect_samples(const std::string& scene, const Coll
   const int every = cs.every > 0 ? cs.every : std::max(1, steps / cs.max_samples);
   const int max_impacts = cs.impacts ? cs.max_samples / 2 : 0;
 
-  Simulator sim(sc.model, sc.settings);
+  // The samples are recorded along the full solve's trajectory with the scene's solver (no fast
+  // path), so that a report does not depend on the fast path's settings (docs/benchmark.md).
+  SimSettings recording = sc.settings;
+  recording.fast_path = false;
+  Simulator sim(sc.model, recording);
   State s = sc.initial;
   std::vector<Sample> first, impacts, periodic;
   int prev_contacts = 0, periodic_hits = 0, stride = 1;

@@ -175,9 +175,9 @@ void read_nmdp(const Reader& r, const json& j, const Loc& at, nmdp::NmdpSettings
 
 SimSettings read_settings(const Reader& r, const json& j, const Loc& at) {
   r.keys(j, at,
-         {"dt", "solver", "integrator", "warm_start", "solver_settings", "stabilization",
-          "restitution_threshold", "implicit_joint_forces", "dense_limit", "collision", "softening",
-          "nmdp"});
+         {"dt", "solver", "integrator", "warm_start", "fast_path", "solver_settings",
+          "stabilization", "restitution_threshold", "implicit_joint_forces", "dense_limit",
+          "collision", "softening", "nmdp"});
   SimSettings s;
   if (const json* v = Reader::get(j, "dt")) s.dt = r.number(*v, at.key("dt"), Range::Positive);
   if (const json* v = Reader::get(j, "solver")) {
@@ -196,6 +196,7 @@ SimSettings read_settings(const Reader& r, const json& j, const Loc& at) {
   }
   if (const json* v = Reader::get(j, "warm_start"))
     s.warm_start = r.boolean(*v, at.key("warm_start"));
+  if (const json* v = Reader::get(j, "fast_path")) s.fast_path = r.boolean(*v, at.key("fast_path"));
   if (const json* v = Reader::get(j, "solver_settings"))
     read_solver_settings(r, *v, at.key("solver_settings"), *find_solver(s.solver),
                          s.solver_settings);
@@ -236,6 +237,7 @@ ojson write_settings(const SimSettings& s) {
   o["solver"] = s.solver;
   o["integrator"] = integrator_name(s.integrator);
   o["warm_start"] = s.warm_start;
+  o["fast_path"] = s.fast_path;
   ojson& ss = o["solver_settings"];
   ss["max_iters"] = s.solver_settings.max_iters;
   ss["tol"] = s.solver_settings.tol;

@@ -39,6 +39,7 @@ SimSettings paper_settings(const char* solver, double dt) {
   s.collision.margin = 1e-3;
   s.dynamics.penetration_margin = 0.0;
   s.dynamics.beta_contact = 0.0;  // b = 0 (Todorov Sec. IV)
+  s.fast_path = false;            // the paper's solver on the full problem
   return s;
 }
 

@@ -53,11 +53,13 @@ struct SimSettings {
   bool warm_start = true;   // reuse the previous step's impulses by persistent constraint id
   // Fast path (docs/performance.md, "The fast path"): solve the limit and contact rows on the
   // Schur complement of the joint rows (sim/joint_schur.hpp) and expand the answer to the full
-  // impulse, judged by the full problem's natural map. NCP and CCP solvers other than sap; a
-  // Problem with softening or redundant joint rows goes full. Off by default (the benchmark and
-  // the experiments solve the full problem); on for URDF and MJCF files (their importer), `moreau
-  // simulate --fast-path`, `moreau compare`.
-  bool fast_path = false;
+  // impulse, judged by the full problem's natural map. NCP solvers other than sap; a CCP solver
+  // (solves_ccp), a Problem with softening or redundant joint rows goes full. On by default
+  // (off: `moreau simulate --no-fast-path`, Python fast_path=False); `moreau bench` records its
+  // samples and `moreau experiment` runs its solvers on the full solve; the papers' scenes
+  // (ball-stack, balls-in-cube, painleve, point-mass, spring-cylinder, clutter) set it off to
+  // solve with the paper's solver.
+  bool fast_path = true;
   // The fast path's first attempt on the reduced NCP: nsn (semismooth Newton, solvers/nsn.hpp)
   // from the warm start, at most this many iterations at the step's tol; where it does not
   // converge, the step's solver takes over from nsn's best iterate. Before it, a warm start that

@@ -82,8 +82,11 @@ bool Simulator::solve_step(const Problem& p) {
 // iteration cap is kept with that status, as the full solve's would be.
 bool Simulator::solve_fast(const Problem& p) {
   const SolverInfo* info = find_solver(settings_.solver);
+  // A CCP solver's answer misses the NCP's natural map the fast path judges by, and nsn solves the
+  // NCP: such a step takes the full solve.
   if (info == nullptr || !info->handles_contacts || info->peer || info->name == "sap" ||
-      (info->problem != "NCP" && info->problem != "CCP") || p.R.size() != 0 || p.nl == 0)
+      info->problem != "NCP" || solves_ccp(info->name, settings_.solver_settings) ||
+      p.R.size() != 0 || p.nl == 0)
     return false;
   const auto t0 = std::chrono::steady_clock::now();
   // solution_ is still the last step's: its answer well inside tol predicts a warm start that

@@ -137,4 +137,11 @@ bool solve(std::string_view name, const Problem& p, const SolverSettings& s, con
   return true;
 }
 
+bool solves_ccp(std::string_view solver, const SolverSettings& s) {
+  if (solver == "pgs-ccp") return !s.pgs.de_saxce;
+  if (solver == "apgd") return !s.apgd.ncp;
+  const SolverInfo* info = find_solver(solver);
+  return info && info->problem == "CCP";
+}
+
 }  // namespace moreau

@@ -94,6 +94,10 @@ struct SolverInfo {
 // measures the regularization; docs/solvers.md), the peers, and those marked !bench_default.
 bool in_bench_default_set(const SolverInfo& s);
 
+// Whether `solver` with settings `s` solves the CCP (Anitescu's cone complementarity problem)
+// rather than the NCP: the CCP solvers, and pgs-ccp without De Saxce's term, apgd without ncp.
+bool solves_ccp(std::string_view solver, const SolverSettings& s);
+
 // All registered solvers in a fixed order.
 const std::vector<SolverInfo>& solver_registry();
 const SolverInfo* find_solver(std::string_view name);
