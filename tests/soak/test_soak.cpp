@@ -1,9 +1,10 @@
 // The soak tier (ctest label `soak`, `scripts/dev.sh soak`, docs/reliability.md): every suite
 // system (Table II stand-ins) and the papers' scenes (Todorov 2010, Schindler et al. 2011,
 // Castro et al. 2023) run for 1e5 steps, the cheap ones for 1e6, with the scene's own solver.
-// Each run must stay finite, keep its constraint violation and penetration under the bounds
-// below, keep the energy of a passive system bounded, and keep its resident set flat after the
-// warm-up (no allocation per step after the first, docs/design.md). Skipped unless MOREAU_SOAK=1;
+// Each run must stay finite, converge every step's solve, keep its constraint violation and
+// penetration under the bounds below, keep the energy a passive system gains bounded, and keep
+// its resident set flat after the warm-up (no allocation per step after the first,
+// docs/design.md). Skipped unless MOREAU_SOAK=1;
 // MOREAU_SOAK_STEPS overrides the step counts; MOREAU_SOAK_TABLE=FILE appends one Markdown row
 // per system to FILE.
 #include <gtest/gtest.h>
@@ -119,6 +120,8 @@ TEST_P(Soak, StaysFiniteFeasibleAndFlat) {
   if (is_passive) {
     EXPECT_LE(max_rise, 1e-2 * std::max(std::abs(e0), 0.1)) << c.name;
   }
+  // Every step converged: a step stopped at the iteration cap is a failure, not a pass.
+  EXPECT_EQ(capped, 0) << c.name << ": steps whose solve did not converge";
   // No allocation per step after the first (docs/design.md): the resident set stays flat.
   EXPECT_LE(rss_growth, 1.0) << c.name << ": MiB grown after step " << kWarmUp;
   char row[512];

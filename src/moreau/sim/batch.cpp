@@ -5,6 +5,8 @@
 #include <cmath>
 #include <thread>
 
+#include "moreau/solvers/stop.hpp"
+
 namespace moreau {
 
 Batch::Batch(const Model& model, const SimSettings& settings, const State& initial, int num_worlds,
@@ -102,6 +104,10 @@ void Batch::step_world(int w, int n) {
   unpack(w, s);
   Simulator& sim = *sims_[w];
   for (int k = 0; k < n; ++k) {
+    if (stop_requested()) {  // a signal (solvers/stop.hpp): this world stops where it is
+      world_errors_[w] = "interrupted by a signal at t = " + std::to_string(s.t);
+      return;
+    }
     if (!sim.step(s)) {
       world_errors_[w] = "step at t = " + std::to_string(s.t) + ": " + sim.error();
       return;  // the arrays keep the last good state
