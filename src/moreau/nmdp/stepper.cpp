@@ -375,7 +375,7 @@ bool Stepper::pgm(bool zeroth_order, VecX& theta, VecX& w) {
     Q.diagonal().array() += 2.0 / gamma;
     c = -P.transpose() * gradK - Q * w;
     wn = w;
-    qp_.solve(Q, c, groups_, wn);
+    if (!qp_.solve(Q, c, groups_, wn).converged) ++stats_.qp_capped;
     cand = theta;
     const bool ok = project(cand, wn, zeroth_order);
     const double Kc = ok ? kinetic(cand, &gradC) : kInf;
@@ -493,7 +493,7 @@ bool Stepper::mdp(VecX& theta, VecX& qd) {
     const MatX Q = Y.transpose() * H * Y;
     const VecX c = Y.transpose() * (H * qd_free);
     VecX w = VecX::Zero(m);
-    qp_.solve(Q, c, groups_, w);
+    if (!qp_.solve(Q, c, groups_, w).converged) ++stats_.qp_capped;
     qd += Y * w;
   }
   theta = theta_m_ + h_ * qd;

@@ -31,6 +31,7 @@ struct StepStats {
   int alpha_cuts = 0;     // Alg. 2 halvings
   int substeps = 0;       // PGM solves that were accepted
   int capped = 0;         // sub-steps that hit max_outer (accepted: G = 0 and K decreased)
+  int qp_capped = 0;      // QP solves that ended at their iteration cap, KKT not met
   double min_step = 0.0;  // smallest alpha dt used [s]
   std::vector<double> K;  // K(theta^k) of the accepted iterates of the last PGM solve
 };

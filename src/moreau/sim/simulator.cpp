@@ -371,8 +371,17 @@ bool Simulator::step_nmdp(State& s) {
   solution_.v_plus.resize(0);
   solution_.iterations = st.outer;
   solution_.fallbacks = st.alpha_cuts;
-  solution_.status = ok ? SolveStatus::Converged : SolveStatus::Failed;
-  solution_.message = ok ? std::string() : nmdp_->error();
+  // A sub-step accepted at PGM's max_outer, or a QP stopped at its cap, is reported as a step
+  // that did not converge (it is kept, as a capped NCP solve is).
+  const bool capped = st.capped > 0 || st.qp_capped > 0;
+  solution_.status = !ok      ? SolveStatus::Failed
+                     : capped ? SolveStatus::MaxIterations
+                              : SolveStatus::Converged;
+  solution_.message = !ok ? nmdp_->error()
+                      : capped
+                          ? std::to_string(st.capped) + " sub-step(s) accepted at max_outer, " +
+                                std::to_string(st.qp_capped) + " QP(s) at their cap"
+                          : std::string();
   if (!ok) {
     error_ = nmdp_->error();
     return false;
