@@ -291,3 +291,29 @@ TEST(NmdpSettingsCheck, SceneJsonRoundTripsAndRejectsBadNmdpValues) {
             std::string::npos)
       << err3.error().message();
 }
+
+// A step whose PGM stopped at max_outer is kept but reported as not converged, so that `moreau
+// simulate` counts it; with room to finish, the same step converges.
+TEST(NmdpReport, ASubStepAcceptedAtMaxOuterIsNotConverged) {
+  const Scene sc = scene("quadruped");
+  for (const int max_outer : {1, 100}) {
+    SimSettings st = sc.settings;
+    st.integrator = Integrator::Nmdp;
+    st.dt = 0.02;
+    st.nmdp.max_outer = max_outer;
+    Simulator sim(sc.model, st);
+    State s = sc.initial;  // landing: 1 cm lower and falling at 0.3 m/s, as PressedQuadruped
+    for (int b = 0; b < s.num_bodies(); ++b) s.r[b].z() -= 0.01, s.u[b](2) = -0.3;
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    ASSERT_GT(sim.contacts().size(), 0u);  // the feet on the ground: PGM has weights to move
+    if (max_outer == 1) {
+      EXPECT_EQ(sim.solution().status, SolveStatus::MaxIterations);
+      EXPECT_GT(sim.nmdp_stats()->capped, 0);
+      EXPECT_NE(sim.solution().message.find("accepted at max_outer"), std::string::npos)
+          << sim.solution().message;
+    } else {
+      EXPECT_EQ(sim.solution().status, SolveStatus::Converged) << sim.solution().message;
+      EXPECT_EQ(sim.nmdp_stats()->capped, 0);
+    }
+  }
+}
