@@ -351,8 +351,10 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
       const double h = final_height(integrator, gait, dt);
       EXPECT_GT(h, 0.33);
       EXPECT_LT(h, 0.47);
-      // Both integrators follow the same reference with the same contact model: within 2 cm.
-      EXPECT_NEAR(h, final_height("nmdp-implicit", gait, dt), 0.02);
+      // Both integrators follow the same reference with the same contact model: mdp's height
+      // within 2 cm of nmdp's (once per gait and dt, not nmdp against itself).
+      if (std::string(integrator) == "mdp-implicit")
+        EXPECT_NEAR(h, final_height("nmdp-implicit", gait, dt), 0.02);
       // mdp: one QP per step; nmdp: at least one PGM outer iteration.
       EXPECT_GE(t.num(i, "outer_mean"), 1.0);
       EXPECT_TRUE(std::string(integrator) != "mdp-implicit" || t.num(i, "outer_mean") == 1.0);
