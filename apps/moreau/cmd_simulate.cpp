@@ -198,11 +198,6 @@ RunStats run(const Scene& scene, const SimSettings& st, int64_t steps, int every
   if (view) view->add_frame(s);
   double prev_violation = violation0;
   for (int64_t i = 1; i <= steps; ++i) {
-    if (interrupted()) {
-      r.interrupted = true;
-      r.error = "interrupted by a signal at step " + std::to_string(i) + ", t = " + num(s.t) + " s";
-      break;
-    }
     // The step's time budget: the solvers' loops stop at the deadline (solvers/stop.hpp).
     const auto step_start = std::chrono::steady_clock::now();
     if (max_step_time > 0.0)

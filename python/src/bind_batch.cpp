@@ -25,6 +25,12 @@ py::array view(const py::object& self, double* data, std::vector<py::ssize_t> sh
   return py::array_t<double>(shape, data, self);
 }
 
+// A per-body state array (N, nb, width) of the batch held by `self`, as a view.
+py::array per_body(const py::object& self, double* (Batch::*get)(), py::ssize_t width) {
+  Batch& b = *self.cast<PyBatch&>().batch;
+  return view(self, (b.*get)(), {b.num_worlds(), b.num_bodies(), width});
+}
+
 void check_world(const PyBatch& b, int w) {
   if (w < 0 || w >= b.batch->num_worlds())
     throw InputError("world " + std::to_string(w) + " is out of range [0, " +
@@ -81,24 +87,9 @@ void bind_batch(py::module_& m) {
                                PyBatch& b = self.cast<PyBatch&>();
                                return view(self, b.batch->t(), {b.batch->num_worlds()});
                              })
-      .def_property_readonly(
-          "r",
-          [](py::object self) {
-            PyBatch& b = self.cast<PyBatch&>();
-            return view(self, b.batch->r(), {b.batch->num_worlds(), b.batch->num_bodies(), 3});
-          })
-      .def_property_readonly(
-          "q",
-          [](py::object self) {
-            PyBatch& b = self.cast<PyBatch&>();
-            return view(self, b.batch->q(), {b.batch->num_worlds(), b.batch->num_bodies(), 4});
-          })
-      .def_property_readonly(
-          "u",
-          [](py::object self) {
-            PyBatch& b = self.cast<PyBatch&>();
-            return view(self, b.batch->u(), {b.batch->num_worlds(), b.batch->num_bodies(), 6});
-          })
+      .def_property_readonly("r", [](py::object self) { return per_body(self, &Batch::r, 3); })
+      .def_property_readonly("q", [](py::object self) { return per_body(self, &Batch::q, 4); })
+      .def_property_readonly("u", [](py::object self) { return per_body(self, &Batch::u, 6); })
       .def_property_readonly(
           "ctrl",
           [](py::object self) {

@@ -33,6 +33,7 @@ class ProblemBuilder {
   // Controls (one per actuated_dofs(model) entry, model/model.hpp) that replace the actuators'
   // set points in the next builds; nullptr: the model's own. The array must outlive the builds.
   void set_controls(const double* u) { controls_ = u; }
+  const double* controls() const { return controls_; }
   void set_theta_method(double theta, double theta_vq) {
     theta_ = theta;
     theta_vq_ = theta_vq;

@@ -152,7 +152,7 @@ bool Simulator::solve_fast(const Problem& p) {
 bool Simulator::solve_island(const Problem& q, const WarmStart& warm, const SolverInfo& info,
                              GrowVec& lambda, IslandStats& stats) {
   const bool eliminate = schur_.factor(q);  // false without joint rows
-  if (warm_answers(q, warm, eliminate, info, lambda, stats.warm_natmap)) {
+  if (warm_answers(q, warm, eliminate, lambda, stats.warm_natmap)) {
     ++stats.warm_answers;
     return true;
   }
@@ -193,8 +193,8 @@ bool Simulator::solve_island(const Problem& q, const WarmStart& warm, const Solv
 // tol: one at the edge of tol (a warm start taken as it was) rarely meets tol a step later, and the
 // test would cost its expansion for nothing.
 bool Simulator::warm_answers(const Problem& q, const WarmStart& warm, bool eliminated,
-                             const SolverInfo& info, GrowVec& lambda, double& natmap) {
-  if (!try_warm_ || warm.lambda.size() != q.nl || info.problem != "NCP") return false;
+                             GrowVec& lambda, double& natmap) {
+  if (!try_warm_ || warm.lambda.size() != q.nl) return false;
   // A loop's joint rows (D_jj singular) are not taken as they were; nor is an island nsn does not
   // solve.
   if (!eliminated && schur_.joint_rows() > 0) return false;
@@ -219,8 +219,7 @@ bool Simulator::warm_answers(const Problem& q, const WarmStart& warm, bool elimi
 bool Simulator::solve_reduced(const Problem& r, const SolverInfo& info, int& newton_iters) {
   const SolverSettings& st = settings_.solver_settings;
   // nsn's Newton system is dense: past the elimination's size limit, the step's solver alone.
-  const bool use_newton = settings_.fast_path_newton > 0 && info.problem == "NCP" &&
-                          r.nl <= JointSchur::kMaxReducedRows;
+  const bool use_newton = settings_.fast_path_newton > 0 && r.nl <= JointSchur::kMaxReducedRows;
   double newton_time = 0.0;
   double best = std::numeric_limits<double>::infinity();  // the lowest natural map nsn reached
   // nsn from `start`: true when it converged (answer in schur_sol_); otherwise its best iterate
@@ -280,7 +279,7 @@ bool Simulator::step(State& s) {
     return false;
   }
   if (is_nmdp(settings_.integrator)) {
-    if (controls_) {
+    if (builder_.controls()) {
       error_ = std::string("integrator ") + integrator_name(settings_.integrator) +
                " does not take controls (set_controls); it reads the model's actuators";
       return false;

@@ -26,10 +26,7 @@ class Simulator {
   // set points from the next step on; nullptr: the model's own. The array is read in place at
   // every step and must outlive them. The NMDP integrators (mdp, nmdp, nmdp-zo) read the model's
   // set points; their steps fail while controls are set.
-  void set_controls(const double* u) {
-    controls_ = u;
-    builder_.set_controls(u);
-  }
+  void set_controls(const double* u) { builder_.set_controls(u); }
 
   const Model& model() const { return *model_; }
   const SimSettings& settings() const { return settings_; }
@@ -72,12 +69,11 @@ class Simulator {
   bool solve_island(const Problem& q, const WarmStart& warm, const SolverInfo& info,
                     GrowVec& lambda, IslandStats& stats);
   bool solve_reduced(const Problem& r, const SolverInfo& info, int& newton_iters);
-  bool warm_answers(const Problem& q, const WarmStart& warm, bool eliminated,
-                    const SolverInfo& info, GrowVec& lambda, double& natmap);
+  bool warm_answers(const Problem& q, const WarmStart& warm, bool eliminated, GrowVec& lambda,
+                    double& natmap);
 
   const Model* model_;
   SimSettings settings_;
-  const double* controls_ = nullptr;  // set_controls
   CollisionDetector collision_;
   ProblemBuilder builder_;
   PositionProjector projector_;
