@@ -1,6 +1,7 @@
 #pragma once
 // Simulator::step: the pipeline of the design sketch, one plain value handed on per stage:
-//   collision::detect -> dynamics::build_problem -> solvers::solve -> sim::integrate.
+//   collision::detect -> dynamics::build_problem -> solve (sim::FastPath, else solvers::solve)
+//   -> integrate -> project positions (docs/design.md, "The step").
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,8 +10,7 @@
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/dynamics/projection.hpp"
 #include "moreau/nmdp/stepper.hpp"
-#include "moreau/sim/islands.hpp"
-#include "moreau/sim/joint_schur.hpp"
+#include "moreau/sim/fast_path.hpp"
 #include "moreau/sim/settings.hpp"
 #include "moreau/solvers/solver.hpp"
 
@@ -46,31 +46,21 @@ class Simulator {
   // rows eliminated, the answer checked on the full problem.
   bool fast_path_used() const { return fast_path_used_; }
   // Islands the last fast step solved separately (sim/islands.hpp); 0 when it took the full solve.
-  int fast_path_islands() const { return fast_path_used_ ? islands_used_ : 0; }
+  int fast_path_islands() const { return fast_path_used_ ? fast_path_.islands() : 0; }
   // Islands of the last fast step answered by their warm start, with no solver iteration
   // (docs/performance.md, "A warm start that answers the step").
-  int fast_path_warm_answers() const { return fast_path_used_ ? warm_answers_used_ : 0; }
+  int fast_path_warm_answers() const { return fast_path_used_ ? fast_path_.warm_answers() : 0; }
 
  private:
+  // The stages of step(), in order.
+  bool check_step(const State& s);  // the state's size, dt, the integrator's solver
   bool step_nmdp(State& s);
   void make_warm_start(const Problem& p);
-  void remember_solution(const Problem& p);
   // Solves the step's Problem into solution_, by the fast path when it applies and its answer
   // passes the full problem's natural map; false on an unknown solver.
   bool solve_step(const Problem& p);
-  bool solve_fast(const Problem& p);
-  struct IslandStats {  // the fast path's solvers over all islands
-    int iterations = 0, fallbacks = 0;
-    int warm_answers = 0;      // islands whose warm start was their answer (warm_answers())
-    double warm_natmap = 0.0;  // the last such island's natural map
-    double iteration_time_s = 0.0;
-    SolveStatus status = SolveStatus::Converged;  // the last island's that did not converge
-  };
-  bool solve_island(const Problem& q, const WarmStart& warm, const SolverInfo& info,
-                    GrowVec& lambda, IslandStats& stats);
-  bool solve_reduced(const Problem& r, const SolverInfo& info, int& newton_iters);
-  bool warm_answers(const Problem& q, const WarmStart& warm, bool eliminated, GrowVec& lambda,
-                    double& natmap);
+  void remember_solution(const Problem& p);
+  void integrate(State& s, const Problem& p);  // u+ from the impulse, positions by the integrator
 
   const Model* model_;
   SimSettings settings_;
@@ -91,21 +81,7 @@ class Simulator {
   State mid_;
   std::unique_ptr<nmdp::Stepper> nmdp_;  // made on the first step of mdp, nmdp, nmdp-zo
   std::string error_;
-  Islands islands_;        // the fast path's split of the Problem
-  Problem island_;         // one island, extracted
-  WarmStart island_warm_;  // its warm start
-  GrowVec island_lambda_;  // its answer
-  int islands_used_ = 0;
-  int warm_answers_used_ = 0;
-  JointSchur schur_;                // the fast path's elimination of the joint rows
-  WarmStart schur_warm_;            // its warm start (the limit and contact rows of warm_)
-  Solution schur_sol_;              // its solution
-  SolverSettings newton_settings_;  // the fast path's nsn attempt (SimSettings::fast_path_newton)
-  WarmStart cold_start_;  // empty: nsn's retry from zero (SimSettings::fast_path_cold_rows)
-  Solution newton_sol_;
-  GrowVec full_lambda_, full_v_, island_v_, scratch_;
-  bool try_warm_ = false;  // this step's warm_answers() may answer
-  static constexpr double kWarmAnswerMargin = 1e-3;
+  FastPath fast_path_;
   bool fast_path_used_ = false;
 };
 

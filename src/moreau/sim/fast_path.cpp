@@ -1,0 +1,202 @@
+#include "moreau/sim/fast_path.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include "moreau/ncp/residuals.hpp"
+
+namespace moreau {
+
+FastPath::FastPath(const SimSettings& settings)
+    : solver_(settings.solver),
+      settings_(settings.solver_settings),
+      newton_settings_(settings.solver_settings),  // tol and nsn's parameters
+      newton_(settings.fast_path_newton),
+      cold_rows_(settings.fast_path_cold_rows),
+      takes_(takes(settings.solver, settings.solver_settings)) {
+  newton_settings_.max_iters = newton_;
+}
+
+bool FastPath::takes(const std::string& solver, const SolverSettings& st) {
+  const SolverInfo* info = find_solver(solver);
+  return info != nullptr && info->handles_contacts && !info->peer && info->name != "sap" &&
+         info->problem == "NCP" && !solves_ccp(info->name, st);
+}
+
+// Each island is solved on its own (solve_island), its answer scattered into the full impulse.
+// The problems are equivalent: D is block diagonal over the islands, and the full natural map
+// (eq. 163) of the expanded impulse is the reduced ones' on the limit and contact rows and the
+// joint rows' equation residual after one refinement step. A solve stopped at its iteration cap is
+// kept with that status, as the full solve's would be.
+bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol) {
+  if (!takes_ || p.R.size() != 0 || p.nl == 0) return false;
+  const auto t0 = std::chrono::steady_clock::now();
+  // sol is still the last step's: its answer well inside tol predicts a warm start that meets tol
+  // (warm_answers).
+  try_warm_ = newton_ > 0 && sol.residual <= kWarmAnswerMargin * settings_.tol;
+  islands_.split(p);
+  const int ni = islands_.count();
+  IslandStats stats;
+  if (ni == 1) {
+    if (!solve_island(p, warm, ws, full_lambda_, stats)) return false;
+  } else {
+    full_lambda_.resize(p.nl);
+    for (int k = 0; k < ni; ++k) {
+      islands_.extract(p, k, island_);
+      if (warm.empty())
+        island_warm_.lambda.resize(0);
+      else
+        islands_.gather(p, k, warm.lambda, island_warm_.lambda);
+      if (!solve_island(island_, island_warm_, ws, island_lambda_, stats)) return false;
+      islands_.scatter(p, k, island_lambda_, full_lambda_);
+    }
+  }
+  // The full natural map; a single island answered by its warm start has it already.
+  double natmap = stats.warm_natmap;
+  if (ni == 1 && stats.warm_answers == 1) {
+    full_v_.swap(island_v_);
+  } else {
+    full_v_.resize(p.nl);
+    p.D.multiply(full_lambda_.data(), full_v_.data());
+    full_v_ += p.v_f;
+    natmap = ncp_residuals(p, full_lambda_, full_v_, true, scratch_).natmap;
+  }
+  const bool converged = natmap <= settings_.tol;
+  // The split, the eliminations and the expansions count as set-up: all but the solvers'
+  // iterations.
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (stats.status == SolveStatus::Converged && !converged) {
+    warm.lambda = full_lambda_;
+    return false;
+  }
+  sol.lambda = full_lambda_;
+  sol.v_plus = full_v_;
+  sol.status = converged ? SolveStatus::Converged : stats.status;
+  sol.iterations = stats.iterations;
+  sol.residual = natmap;
+  sol.solve_time_s = total;
+  sol.setup_time_s = std::max(0.0, total - stats.iteration_time_s);
+  sol.iteration_time_s = stats.iteration_time_s;
+  sol.fallbacks = stats.fallbacks;
+  sol.message.clear();
+  sol.trace.clear();
+  islands_used_ = ni;
+  warm_answers_used_ = stats.warm_answers;
+  return true;
+}
+
+// One island q (or the whole Problem): its joint rows eliminated where the elimination applies,
+// else q solved as it is; the answer into lambda (q.nl entries), the solvers' counts into stats.
+// False when a solver fails or diverges (the caller then solves the full problem).
+bool FastPath::solve_island(const Problem& q, const WarmStart& warm, SolverWorkspace& ws,
+                            GrowVec& lambda, IslandStats& stats) {
+  const bool eliminate = schur_.factor(q);  // false without joint rows
+  if (warm_answers(q, warm, eliminate, lambda, stats.warm_natmap)) {
+    ++stats.warm_answers;
+    return true;
+  }
+  if (eliminate) schur_.reduce_factored(q);
+  const Problem& r = eliminate ? schur_.reduced() : q;
+  if (warm.empty())
+    schur_warm_.lambda.resize(0);
+  else
+    schur_warm_.lambda = warm.lambda.tail(r.nl);  // the limit and contact rows come last (eq. 67)
+  int newton_iters = 0;
+  if (r.nl == 0) {  // joint rows only: the elimination is the solve
+    schur_sol_.lambda.resize(0);
+    schur_sol_.status = SolveStatus::Converged;
+    schur_sol_.iterations = 0;
+    schur_sol_.fallbacks = 0;
+    schur_sol_.iteration_time_s = 0.0;
+  } else if (!solve_reduced(r, ws, newton_iters)) {
+    return false;
+  }
+  if (eliminate)
+    schur_.expand(q, schur_sol_.lambda, lambda);
+  else
+    lambda = schur_sol_.lambda;
+  stats.iterations += newton_iters + schur_sol_.iterations;
+  stats.fallbacks += schur_sol_.fallbacks;
+  stats.iteration_time_s += schur_sol_.iteration_time_s;
+  if (schur_sol_.status != SolveStatus::Converged) stats.status = schur_sol_.status;
+  return true;
+}
+
+// Whether the warm start answers island q (its natural map into natmap): its limit and contact
+// impulses, with the joint impulses they imply (JointSchur::expand), meet tol on q. Where nsn would
+// take the island (an NCP of at most JointSchur::kMaxReducedRows rows once its joint rows are
+// eliminated, or without joint rows), that is its iteration 0, without building the reduced NCP: a
+// body at rest keeps its impulses (docs/performance.md, "A warm start that answers the step"). The
+// test is the full natural map, by which the step is judged; where both accept, the answer is nsn's
+// iteration 0's, bit for bit. Tried only after a step whose answer was within kWarmAnswerMargin
+// tol: one at the edge of tol (a warm start taken as it was) rarely meets tol a step later, and the
+// test would cost its expansion for nothing.
+bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool eliminated,
+                            GrowVec& lambda, double& natmap) {
+  if (!try_warm_ || warm.lambda.size() != q.nl) return false;
+  // A loop's joint rows (D_jj singular) are not taken as they were; nor is an island nsn does not
+  // solve.
+  if (!eliminated && schur_.joint_rows() > 0) return false;
+  if (schur_.other_rows() > JointSchur::kMaxReducedRows) return false;
+  if (eliminated)
+    schur_.expand(q, warm.lambda.tail(schur_.other_rows()), lambda);
+  else
+    lambda = warm.lambda;
+  island_v_.resize(q.nl);
+  q.D.multiply(lambda.data(), island_v_.data());
+  island_v_ += q.v_f;
+  // A non-finite entry of D, v_f or the warm start makes v, hence the natural map, NaN (0 x NaN
+  // is NaN): the test fails and the solve's validation reports it.
+  natmap = ncp_residuals(q, lambda, island_v_, true, scratch_).natmap;
+  return natmap <= settings_.tol;
+}
+
+// The reduced NCP (SimSettings::fast_path_newton): nsn from the warm start settles most steps in a
+// few Newton iterations. Where it does not, the step's solver runs from nsn's best iterate, and
+// where that stops at its iteration cap, nsn polishes its answer. False when the step's solver
+// fails or diverges (the caller then solves the full problem).
+bool FastPath::solve_reduced(const Problem& r, SolverWorkspace& ws, int& newton_iters) {
+  // nsn's Newton system is dense: past the elimination's size limit, the step's solver alone.
+  const bool use_newton = newton_ > 0 && r.nl <= JointSchur::kMaxReducedRows;
+  double newton_time = 0.0;
+  double best = std::numeric_limits<double>::infinity();  // the lowest natural map nsn reached
+  // nsn from `start`: true when it converged (answer in schur_sol_); otherwise its best iterate
+  // becomes schur_warm_ if it is the best so far.
+  auto newton = [&](const WarmStart& start) {
+    if (!moreau::solve("nsn", r, newton_settings_, start, ws, newton_sol_)) return false;
+    newton_iters += newton_sol_.iterations;
+    newton_time += newton_sol_.iteration_time_s;
+    if (newton_sol_.status == SolveStatus::Converged) {
+      schur_sol_.lambda = newton_sol_.lambda;
+      schur_sol_.status = SolveStatus::Converged;
+      return true;
+    }
+    if (newton_sol_.status == SolveStatus::MaxIterations && newton_sol_.residual < best) {
+      best = newton_sol_.residual;
+      schur_warm_.lambda = newton_sol_.lambda;
+    }
+    return false;
+  };
+  const bool cold_retry = use_newton && !schur_warm_.empty() && r.nl <= cold_rows_;
+  if (use_newton && (newton(schur_warm_) || (cold_retry && newton(cold_start_)))) {
+    schur_sol_.iterations = 0;
+    schur_sol_.fallbacks = 0;
+    schur_sol_.iteration_time_s = newton_time;
+    return true;
+  }
+  if (!moreau::solve(solver_, r, settings_, schur_warm_, ws, schur_sol_)) return false;
+  if (schur_sol_.status == SolveStatus::Diverged || schur_sol_.status == SolveStatus::Failed)
+    return false;
+  if (use_newton && schur_sol_.status == SolveStatus::MaxIterations) {
+    schur_warm_.lambda = schur_sol_.lambda;
+    // A polish, then (where the cold retry above did not run) nsn from zero: a warm start in the
+    // wrong stick-slip pattern can trap it where a cold start is not. Each counts only if it
+    // converges.
+    if (!newton(schur_warm_) && !cold_retry) newton(cold_start_);
+  }
+  schur_sol_.iteration_time_s += newton_time;
+  return true;
+}
+
+}  // namespace moreau

@@ -1,0 +1,73 @@
+#pragma once
+// The fast path of a step's solve (SimSettings::fast_path; docs/performance.md, "The fast path"):
+// the Problem split into islands (sim/islands.hpp), each answered by its warm start where that
+// meets tol, otherwise its joint rows eliminated (sim/joint_schur.hpp) and the NCP of its limit and
+// contact rows solved by nsn first, then the step's solver, then an nsn polish; the answer expanded
+// and judged by the full problem's natural map (eq. 163). Where it declines, the caller solves the
+// full problem.
+#include <string>
+
+#include "moreau/sim/islands.hpp"
+#include "moreau/sim/joint_schur.hpp"
+#include "moreau/sim/settings.hpp"
+#include "moreau/solvers/solver.hpp"
+
+namespace moreau {
+
+class FastPath {
+ public:
+  explicit FastPath(const SimSettings& settings);
+
+  // Whether the fast path takes this solver's steps at all: moreau's NCP solvers, not sap (whose
+  // regularized rows it would drop) and not a CCP solver (whose answer misses the NCP's natural
+  // map the fast path judges by; nsn solves the NCP).
+  static bool takes(const std::string& solver, const SolverSettings& st);
+
+  // Solves p into sol, whose residual on entry is the last step's (a residual well inside tol
+  // predicts a warm start that meets tol). True: sol holds the answer, Converged or the status
+  // of the solver that stopped at its cap. False: the fast path declines (a solver that fails,
+  // diverges or does not take the step, softened rows, no rows, or every island converged while
+  // the full natural map misses tol: a joint block too ill-conditioned for the elimination, and
+  // then warm becomes the expanded impulse, from which the full solve starts).
+  bool solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol);
+
+  // Of the last step the fast path answered: the islands it solved apart, and those answered by
+  // their warm start with no solver iteration.
+  int islands() const { return islands_used_; }
+  int warm_answers() const { return warm_answers_used_; }
+
+ private:
+  struct IslandStats {  // the solvers over all islands
+    int iterations = 0, fallbacks = 0;
+    int warm_answers = 0;      // islands whose warm start was their answer (warm_answers())
+    double warm_natmap = 0.0;  // the last such island's natural map
+    double iteration_time_s = 0.0;
+    SolveStatus status = SolveStatus::Converged;  // the last island's that did not converge
+  };
+  bool solve_island(const Problem& q, const WarmStart& warm, SolverWorkspace& ws, GrowVec& lambda,
+                    IslandStats& stats);
+  bool solve_reduced(const Problem& r, SolverWorkspace& ws, int& newton_iters);
+  bool warm_answers(const Problem& q, const WarmStart& warm, bool eliminated, GrowVec& lambda,
+                    double& natmap);
+
+  std::string solver_;
+  SolverSettings settings_;         // the step's solver's
+  SolverSettings newton_settings_;  // nsn's attempt (SimSettings::fast_path_newton)
+  int newton_ = 0, cold_rows_ = 0;  // SimSettings::fast_path_newton, fast_path_cold_rows
+  bool takes_ = false;              // takes(solver_, settings_)
+  Islands islands_;                 // the split of the Problem
+  Problem island_;                  // one island, extracted
+  WarmStart island_warm_;           // its warm start
+  GrowVec island_lambda_;           // its answer
+  JointSchur schur_;                // the elimination of an island's joint rows
+  WarmStart schur_warm_;            // its warm start (the limit and contact rows)
+  Solution schur_sol_;              // its solution
+  WarmStart cold_start_;            // empty: nsn's retry from zero
+  Solution newton_sol_;
+  GrowVec full_lambda_, full_v_, island_v_, scratch_;
+  bool try_warm_ = false;  // this step's warm_answers() may answer
+  int islands_used_ = 0, warm_answers_used_ = 0;
+  static constexpr double kWarmAnswerMargin = 1e-3;
+};
+
+}  // namespace moreau

@@ -1,0 +1,117 @@
+// sim::FastPath on its own (sim/fast_path.hpp): which solvers it takes, what it declines, and that
+// its answer to a step's Problem is judged by, and meets, the full problem's natural map.
+#include <gtest/gtest.h>
+
+#include "moreau/ncp/residuals.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/fast_path.hpp"
+#include "moreau/sim/simulator.hpp"
+
+using namespace moreau;
+
+namespace {
+
+// The full problem's natural map (eq. 163) of lambda.
+double natural_map(const Problem& p, const GrowVec& lambda) {
+  GrowVec v(p.nl), scratch;
+  p.D.multiply(lambda.data(), v.data());
+  v += p.v_f;
+  return ncp_residuals(p, lambda, v, true, scratch).natmap;
+}
+
+// The Problem of a built-in scene's step `steps`, built by a Simulator on the full solve.
+Problem problem_of(const char* scene, const SceneParams& params, int steps, SimSettings* st) {
+  Result<Scene> sc = make_builtin_scene(scene, params);
+  EXPECT_TRUE(sc) << sc.error().message();
+  *st = sc->settings;
+  st->fast_path = false;
+  Simulator sim(sc->model, *st);
+  State s = sc->initial;
+  for (int k = 0; k < steps; ++k) EXPECT_TRUE(sim.step(s)) << sim.error();
+  st->fast_path = true;
+  return sim.problem();
+}
+
+}  // namespace
+
+TEST(FastPath, TakesMoreauNcpSolversOnly) {
+  SolverSettings st;
+  // pgs-ccp with its default De Saxce term solves the NCP (Table I).
+  for (const char* s : {"admm-ncp-sa", "admm-ncp-fp", "nbgs", "pgs-ncp", "pgs-ccp", "nsn"})
+    EXPECT_TRUE(FastPath::takes(s, st)) << s;
+  // CCP solvers answer another problem; sap regularizes every row; peers and unknown names are
+  // not moreau's.
+  for (const char* s : {"admm-ccp", "apgd", "sap", "no-such-solver"})
+    EXPECT_FALSE(FastPath::takes(s, st)) << s;
+  st.pgs.de_saxce = false;  // pure CCP (eq. 18)
+  EXPECT_FALSE(FastPath::takes("pgs-ccp", st));
+}
+
+TEST(FastPath, IslandsAnswerTheFullProblemWithinTol) {
+  // 20 spheres after 60 steps: several separate islands; the answer's natural map, computed here
+  // on the full Problem, is the one reported and meets tol.
+  SimSettings st;
+  const Problem p = problem_of("sphere-pile", {{"n", "20"}}, 60, &st);
+  ASSERT_GT(p.nl, 0);
+  FastPath fast(st);
+  WarmStart warm;
+  SolverWorkspace ws;
+  Solution sol;
+  sol.residual = 1.0;  // no last step
+  ASSERT_TRUE(fast.solve(p, warm, ws, sol));
+  EXPECT_GT(fast.islands(), 1);
+  EXPECT_EQ(sol.status, SolveStatus::Converged);
+  const double natmap = natural_map(p, sol.lambda);
+  EXPECT_NEAR(natmap, sol.residual, 1e-12 * (1.0 + natmap));
+  EXPECT_LE(natmap, st.solver_settings.tol);
+  EXPECT_EQ(fast.warm_answers(), 0);
+}
+
+TEST(FastPath, ItsAnswerAsWarmStartIsTheNextAnswerWithoutIterations) {
+  // The quadruped standing: its answer, given back as the warm start after a step that converged
+  // well inside tol, meets tol as it is (a body at rest keeps its impulses).
+  SimSettings st;
+  const Problem p = problem_of("quadruped", {}, 300, &st);
+  FastPath fast(st);
+  WarmStart warm;
+  SolverWorkspace ws;
+  Solution sol;
+  sol.residual = 1.0;
+  ASSERT_TRUE(fast.solve(p, warm, ws, sol));
+  ASSERT_TRUE(sol.converged());
+  EXPECT_GT(sol.iterations, 0);
+  // Refine the answer well inside tol with nsn on the full problem, as a settled stance has it.
+  SolverSettings tight = st.solver_settings;
+  tight.tol = 1e-3 * st.solver_settings.tol;
+  warm.lambda = sol.lambda;
+  Solution refined;
+  ASSERT_TRUE(solve("nsn", p, tight, warm, ws, refined));
+  ASSERT_TRUE(refined.converged()) << refined.message;
+  warm.lambda = refined.lambda;
+  Solution again;
+  again.residual = refined.residual;  // the last step's, within kWarmAnswerMargin tol
+  ASSERT_TRUE(fast.solve(p, warm, ws, again));
+  EXPECT_EQ(fast.warm_answers(), fast.islands());
+  EXPECT_EQ(again.iterations, 0);
+  EXPECT_LE(natural_map(p, again.lambda), st.solver_settings.tol);
+}
+
+TEST(FastPath, DeclinesWhatItCannotJudge) {
+  SimSettings st;
+  Problem p = problem_of("sphere-pile", {{"n", "4"}}, 60, &st);
+  WarmStart warm;
+  SolverWorkspace ws;
+  Solution sol;
+  // A CCP solver: its answer misses the NCP's natural map.
+  SimSettings ccp = st;
+  ccp.solver = "admm-ccp";
+  FastPath declines(ccp);
+  EXPECT_FALSE(declines.solve(p, warm, ws, sol));
+  // Regularized (softened) rows: the elimination would drop R.
+  FastPath fast(st);
+  Problem soft = p;
+  soft.R.resize(soft.nl);
+  soft.R.setConstant(1e-6);
+  EXPECT_FALSE(fast.solve(soft, warm, ws, sol));
+  EXPECT_TRUE(fast.solve(p, warm, ws, sol));
+}
