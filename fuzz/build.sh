@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets fuzz/bin/fuzz_{urdf,mjcf,scene,fclib,problem} (clang + libFuzzer,
-# ASan, UBSan). The loaders (src/moreau/io/*.cpp) and the entry points (fuzz/targets.cpp) are
+# Builds the libFuzzer targets fuzz/bin/fuzz_{urdf,mjcf,scene,fclib,problem,stl,obj,png} (clang +
+# libFuzzer, ASan, UBSan). The loaders (src/moreau/io/*.cpp, the mesh loader
+# src/moreau/collision/mesh_io.cpp) and the entry points (fuzz/targets.cpp) are
 # compiled instrumented, with the defines and include paths of the Release build's
 # compile_commands.json; the rest of moreau is linked from that build (build/libmoreau_*.a, built
 # first with `cmake --build build --target moreau`). Run from the repository root:
 #   fuzz/build.sh && fuzz/run.sh 600
 # BUILD_DIR (default build) names the Release build. Exits 3 when no clang is found.
 set -euo pipefail
+source fuzz/common.sh
 BUILD_DIR=${BUILD_DIR:-build}
 CXX=${CXX:-$(command -v clang++-19 || command -v clang++-14 || command -v clang++ || true)}
 if [ -z "$CXX" ]; then
@@ -36,7 +38,7 @@ PY
 mapfile -t common < <(flags_of src/moreau/io/fclib_hdf5.cpp)
 [ ${#common[@]} -gt 0 ] || { echo "fuzz/build.sh: $BUILD_DIR/compile_commands.json lacks io" >&2; exit 1; }
 objs=()
-for src in src/moreau/io/*.cpp fuzz/targets.cpp; do
+for src in src/moreau/io/*.cpp src/moreau/collision/mesh_io.cpp fuzz/targets.cpp; do
   o="$obj/$(basename "${src%.cpp}").o"
   mapfile -t f < <(flags_of "$src")
   [ ${#f[@]} -gt 0 ] || f=("${common[@]}")
@@ -55,9 +57,9 @@ for m in sim solvers nmdp ncp dynamics collision model math; do
 done
 ext=$(grep -E '^MOREAU_[A-Z0-9_]*_LIB:FILEPATH=' "$BUILD_DIR/CMakeCache.txt" | grep -v NOTFOUND |
   sed 's/.*=//' | tr '\n' ' ')
-for t in urdf mjcf scene fclib problem; do
+for t in "${FUZZ_TARGETS[@]}"; do
   # shellcheck disable=SC2086
   "$CXX" -std=c++20 -O1 -g -Ifuzz -fsanitize=fuzzer "${san[@]}" "fuzz/fuzz_$t.cpp" "${objs[@]}" \
     "${libs[@]}" $ext -ltinyxml -lconsole_bridge -o "$out/fuzz_$t"
 done
-echo "built $out/fuzz_{urdf,mjcf,scene,fclib,problem} with $CXX"
+echo "built ${FUZZ_TARGETS[*]/#/$out/fuzz_} with $CXX"

@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <string>
 
+#include "moreau/collision/mesh_io.hpp"
 #include "moreau/io/fclib.hpp"
+#include "moreau/io/png_gray.hpp"
 #include "moreau/io/problem_io.hpp"
 #include "moreau/io/scene.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
@@ -43,6 +45,27 @@ void check_scene(const Scene& s) {
 
 void check_problem(const Problem& p) {
   if (!p.validate().empty()) __builtin_trap();  // the loaders promise a validated Problem
+}
+
+// A loaded mesh's promises: finite vertices, every triangle's indices among them; the same of its
+// hull, which must hold at least a tetrahedron.
+void check_mesh(const MeshData& m, size_t min_triangles) {
+  if (m.triangles.size() < min_triangles) __builtin_trap();
+  for (const Vec3& v : m.vertices)
+    if (!v.allFinite()) __builtin_trap();
+  for (const auto& t : m.triangles)
+    for (int i : t)
+      if (i < 0 || static_cast<size_t>(i) >= m.vertices.size()) __builtin_trap();
+}
+
+bool mesh(const uint8_t* data, size_t size, const char* ext) {
+  const TempFile f(data, size, ext);
+  Result<std::shared_ptr<const MeshData>> r = load_mesh(f.path());
+  if (!r) return false;
+  check_mesh(**r, 1);
+  Result<std::shared_ptr<const MeshData>> hull = convex_hull(**r);
+  if (hull) check_mesh(**hull, 4);
+  return hull.ok();
 }
 
 }  // namespace
@@ -85,6 +108,23 @@ bool problem(const uint8_t* data, size_t size) {
   const TempFile f(data, size, ".mprob");
   Result<Problem> r = load_problem(f.path());
   if (r) check_problem(*r);
+  return r.ok();
+}
+
+bool stl(const uint8_t* data, size_t size) {
+  return mesh(data, size, ".stl");
+}
+
+bool obj(const uint8_t* data, size_t size) {
+  return mesh(data, size, ".obj");
+}
+
+bool png(const uint8_t* data, size_t size) {
+  const TempFile f(data, size, ".png");
+  Result<GrayImage> r = read_png_gray(f.path());
+  if (r && (r->width < 1 || r->height < 1 ||
+            r->pixels.size() != static_cast<size_t>(r->width) * static_cast<size_t>(r->height)))
+    __builtin_trap();
   return r.ok();
 }
 

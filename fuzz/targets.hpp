@@ -20,12 +20,18 @@ bool fclib(const uint8_t* data, size_t size);  // load_fclib on a temporary file
 // reads in a child process and turns them into Errors; the replay goes through it).
 bool fclib_in_process(const uint8_t* data, size_t size);
 bool problem(const uint8_t* data, size_t size);  // load_problem on a temporary file
+// load_mesh (assimp) on a temporary .stl (ASCII or binary) or .obj file, then its convex hull
+// (qhull), as an MJCF mesh geometry is loaded.
+bool stl(const uint8_t* data, size_t size);
+bool obj(const uint8_t* data, size_t size);
+bool png(const uint8_t* data, size_t size);  // read_png_gray (libpng), as an MJCF height field
 
 struct Target {
   const char* name;  // fuzz/corpus/<name>/
   Entry entry;
 };
-inline constexpr Target kTargets[] = {
-    {"urdf", urdf}, {"mjcf", mjcf}, {"scene", scene}, {"fclib", fclib}, {"problem", problem}};
+inline constexpr Target kTargets[] = {{"urdf", urdf},   {"mjcf", mjcf},       {"scene", scene},
+                                      {"fclib", fclib}, {"problem", problem}, {"stl", stl},
+                                      {"obj", obj},     {"png", png}};
 
 }  // namespace moreau::fuzz

@@ -9,7 +9,7 @@
 #   bash scripts/dev.sh sanitize set up, build the tests with ASan + UBSan into build-asan
 #                                (-DMOREAU_SANITIZE=address,undefined), run the fast tier there;
 #                                MOREAU_SANITIZE_SUBSET=1: only the loaders' tests (labels io and
-#                                fuzz: test_io, test_fuzz), the subset .ci/run runs
+#                                fuzz: test_io, test_fuzz), for a quick local check
 #   bash scripts/dev.sh soak     set up, build the tests, run the soak tier (label soak,
 #                                MOREAU_SOAK=1; docs/reliability.md)
 set -euo pipefail
@@ -24,8 +24,11 @@ BUILD_DIR="${MOREAU_BUILD_DIR:-build}"
 if [ "$mode" = sanitize ]; then
   # docs/reliability.md: every finding is fatal (-fno-sanitize-recover), leaks included.
   BUILD_DIR="${MOREAU_ASAN_BUILD_DIR:-build-asan}"
+  # No Python module: an instrumented extension needs the sanitizer runtime preloaded into
+  # python3; the Release tier tests the bindings.
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DMOREAU_SANITIZE=address,undefined -DMOREAU_BUILD_BENCHMARKS=OFF >/dev/null
+    -DMOREAU_SANITIZE=address,undefined -DMOREAU_BUILD_BENCHMARKS=OFF \
+    -DMOREAU_BUILD_PYTHON=OFF >/dev/null
   targets=(moreau_tests) labels=(-LE 'slow|soak')
   [ "${MOREAU_SANITIZE_SUBSET:-0}" = 1 ] && targets=(test_io test_fuzz) labels=(-L 'io|fuzz')
   cmake --build "$BUILD_DIR" -j "$(nproc)" --target "${targets[@]}"

@@ -70,6 +70,13 @@ Result<std::shared_ptr<const MeshData>> load_mesh(const std::string& path) {
     for (unsigned f = 0; f < am->mNumFaces; ++f) {
       const aiFace& face = am->mFaces[f];
       if (face.mNumIndices != 3) continue;  // points and lines are not surfaces
+      for (unsigned k = 0; k < 3; ++k)
+        if (face.mIndices[k] >= am->mNumVertices) {
+          aiReleaseImport(sc);
+          return Error{path, 0, "mesh face " + std::to_string(f),
+                       "vertex indices below " + std::to_string(am->mNumVertices),
+                       std::to_string(face.mIndices[k])};
+        }
       mesh->triangles.push_back({base + static_cast<int>(face.mIndices[0]),
                                  base + static_cast<int>(face.mIndices[1]),
                                  base + static_cast<int>(face.mIndices[2])});

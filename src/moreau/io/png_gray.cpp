@@ -5,6 +5,9 @@
 #include <png.h>
 #endif
 
+#include <filesystem>
+#include <system_error>
+
 namespace moreau {
 
 bool have_png() {
@@ -21,6 +24,17 @@ Result<GrayImage> read_png_gray(const std::string& path) {
   img.version = PNG_IMAGE_VERSION;
   if (!png_image_begin_read_from_file(&img, path.c_str()))
     return Error{path, 0, "PNG file", "a readable PNG image", img.message};
+  // Deflate expands at most 1032-fold and a 1-bit image packs 8 pixels a byte: a header that
+  // claims more pixels than the file can hold is corrupt, and is refused before allocating.
+  std::error_code ec;
+  const uintmax_t file_bytes = std::filesystem::file_size(path, ec);
+  const uintmax_t pixels = uintmax_t{img.width} * img.height;
+  if (ec || pixels > 8 * 1032 * uintmax_t{file_bytes}) {
+    png_image_free(&img);
+    return Error{path, 0, "PNG header", "at most 8 x 1032 pixels per byte of the file",
+                 std::to_string(img.width) + " x " + std::to_string(img.height) + " pixels in " +
+                     std::to_string(file_bytes) + " bytes"};
+  }
   img.format = PNG_FORMAT_GRAY;
   GrayImage out;
   out.width = static_cast<int>(img.width);

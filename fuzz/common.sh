@@ -1,0 +1,33 @@
+# Shared by fuzz/build.sh, run.sh, smoke.sh and seed.sh (sourced).
+
+# The targets, in the order of fuzz/targets.hpp's kTargets.
+FUZZ_TARGETS=(urdf mjcf scene fclib problem stl obj png)
+
+# A target's maximum input length (libFuzzer's -max_len): large enough for the real files that
+# seed it (fuzz/README.md), small enough that a target runs 1e6 inputs in minutes.
+max_len() {
+  case "$1" in
+    mjcf) echo 65536 ;;   # the Unitree G1 and H1 models: 18 to 37 kB
+    fclib) echo 262144 ;; # six of the eight FCLib problems: 58 to 176 kB
+    stl) echo 65536 ;;    # the smallest robot meshes: 24 to 47 kB, 500 to 950 triangles
+    png) echo 65536 ;;    # height fields and textures: 5 to 38 kB
+    *) echo 16384 ;;
+  esac
+}
+
+# The mutator's dictionary for a target (libFuzzer's -dict), if any.
+dict_args() {
+  case "$1" in
+    urdf | mjcf) echo -dict=fuzz/xml.dict ;;
+    scene) echo -dict=fuzz/json.dict ;;
+  esac
+}
+
+# The corpus directories a run reads besides its working one: the seeds kept in git (not the
+# regressions: fuzz_fclib reads in process, where libhdf5's crashers still crash), and the real
+# files fuzz/seed.sh copied, when it ran.
+corpus_dirs() {
+  echo "fuzz/corpus/$1"
+  [ -d "fuzz/seeds/$1" ] && echo "fuzz/seeds/$1"
+  return 0
+}
