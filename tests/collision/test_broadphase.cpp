@@ -1,6 +1,7 @@
 // The grid broadphase reports exactly the overlapping pairs (against brute force), mixed sizes.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <set>
 
@@ -67,6 +68,28 @@ TEST(Broadphase, SaturatedCellKeysStillGiveTheOverlappingPairs) {
   const std::set<std::pair<int, int>> expected{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}};
   EXPECT_EQ(pairs, expected);
   EXPECT_GE(reported, 5);  // a pair may be reported more than once here: the detector dedupes
+}
+
+// A state blowing up puts box centres at 1e300 and beyond (and NaN): their cells clamp to the
+// grid's edge instead of overflowing int64_t (UBSan under the sanitized tier), and the pairs are
+// still exactly the overlapping ones.
+TEST(Broadphase, CentresBeyondAnyCellClampWithoutOverflow) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<Vec3> lo, hi;
+  for (const Vec3& c : {Vec3(0, 0, 0), Vec3(0.015, 0, 0), Vec3(1e300, -1e300, 1e300),
+                        Vec3(1e300, -1e300, 1e300), Vec3(-1e300, 1e300, -1e300), Vec3(nan, 0, 0)}) {
+    lo.push_back(c - Vec3::Constant(0.01));
+    hi.push_back(c + Vec3::Constant(0.01));
+  }
+  std::vector<int> ids{0, 1, 2, 3, 4, 5};
+  std::set<std::pair<int, int>> pairs;
+  GridBroadphase bp;
+  bp.overlaps(ids, lo, hi, [&](int i, int j) {
+    if (j != 5) pairs.insert({i, j});  // the NaN box: whatever it pairs with, without overflow
+  });
+  // 0-1 overlap; 2 and 3 coincide; 4 is alone at the opposite corner.
+  const std::set<std::pair<int, int>> expected{{0, 1}, {2, 3}};
+  EXPECT_EQ(pairs, expected);
 }
 
 // The world box of every bounded shape is tight: each face touches the shape, i.e. it equals the

@@ -21,6 +21,7 @@ class GridBroadphase {
                 const std::vector<Vec3>& hi, F&& emit);
 
  private:
+  static constexpr double kCellLimit = 1 << 22;  // beyond pack()'s +-2^20, room for +-1
   static uint64_t pack(int64_t x, int64_t y, int64_t z) {
     auto c = [](int64_t v) {
       return static_cast<uint64_t>(std::clamp<int64_t>(v + (1 << 20), 0, (1 << 21) - 1));
@@ -91,8 +92,12 @@ void GridBroadphase::overlaps(const std::vector<int>& ids, const std::vector<Vec
       h = std::max(h, e);
   }
   h = std::max(h, 1e-9);
+  // A centre beyond the keys' range (a state blowing up; NaN too) clamps to its edge, as pack()
+  // does: converting it unclamped overflows int64_t (UBSan found it on a diverging run). Clamped
+  // boxes share edge cells and are still tested box against box.
   auto cell = [&](int i, int k) {
-    return static_cast<int64_t>(std::floor(0.5 * (lo[i][k] + hi[i][k]) / h));
+    const double c = std::floor(0.5 * (lo[i][k] + hi[i][k]) / h);
+    return static_cast<int64_t>(c < kCellLimit ? (c > -kCellLimit ? c : -kCellLimit) : kCellLimit);
   };
   for (int i : ids)
     if ((hi[i] - lo[i]).maxCoeff() <= big)
