@@ -1,6 +1,6 @@
 // The report's missing experiments at --quick size (bench/experiment.hpp): the physics each one
 // measures, checked against closed forms. Each test runs one experiment (< 0.5 s; nmdp-stability
-// about 10 s).
+// about 16 s).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include "moreau/bench/experiment.hpp"
@@ -289,12 +290,13 @@ TEST(BenchExperiments, SapSpringCylinderEnergyAndOrder) {
 TEST(BenchExperiments, SapClutterMeetsItsTolerance) {
   const ExperimentResult r = sap_clutter(kQuick);
   EXPECT_EQ(summary(r, "steps"), 150.0);
-  EXPECT_LE(summary(r, "max_momentum_error"), 1e-5);
+  // e_m is SAP's stopping test (eps_r = 1e-5); what the paper measures beside it is the Newton
+  // iterations a step takes once the pile has landed: about 3 (Castro et al. 2023, Sec. VI-C).
+  EXPECT_LE(summary(r, "steady_iterations_mean"), 3.0);
   EXPECT_LT(summary(r, "complementarity_error"), 1e-3);
   EXPECT_NEAR(summary(r, "slip_bound"), 1e-3 * 1.0 * 0.01 * 9.81, 1e-12);
   EXPECT_LT(summary(r, "mean_slip_static"), summary(r, "slip_bound"));
   EXPECT_GT(summary(r, "loaded_contacts_static"), 0.0);
-  EXPECT_LE(summary(r, "iterations_max"), 100.0);
   const Table& s = table(r, "sap-clutter-scaling");
   EXPECT_EQ(s.rows.size(), 4u);  // n = 4, 8 with and without walls
   for (size_t i = 0; i < s.rows.size(); ++i) EXPECT_EQ(s.str(i, "completed"), "yes");
@@ -303,49 +305,65 @@ TEST(BenchExperiments, SapClutterMeetsItsTolerance) {
   EXPECT_EQ(figs[0].name, "sap-clutter.svg");
 }
 
-// nmdp-stability, quick: dt = 20 and 50 ms, 0.2 s of each gait with every integrator. The table
-// and the summary carry every key and every integrator; the values are finite. The Pan & Hauser
-// integrators (mdp: forward Euler, one QP per step; nmdp: backward Euler with PGM, Alg. 1-2)
-// with the servo at the new state keep the quadruped upright and standing at both steps, and
-// agree on the torso's height.
+// nmdp-stability, quick: dt = 20 and 50 ms (nmdp-zo only at 50 ms), 0.5 s of each gait with every
+// integrator. The table
+// and the summary carry every key and every integrator; the values are finite. The paper's
+// configurations behave as Pan & Hauser 2021 (Sec. V) report: NE-NMDP (backward Euler, the servo at
+// the new state) keeps the quadruped upright at both steps, NE-MDP (forward Euler, Tan's explicit
+// servo) does not; with the servo at the new state mdp stands too, and agrees with nmdp on the
+// torso's height.
 TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
   const ExperimentResult r = nmdp_stability(kQuick);
   const Table& t = table(r, "nmdp-stability");
   const Table& series = table(r, "nmdp-stability-series");
-  for (const char* c : {"integrator", "gait", "dt", "diverged", "t_end", "tilt_max_deg",
-                        "jump_peak_mean", "walk_distance", "outer_mean", "alpha_cuts"})
+  for (const char* c :
+       {"integrator", "servo", "gait", "dt", "diverged", "fell", "t_end", "tilt_max_deg",
+        "jump_peak_mean", "walk_distance", "outer_mean", "alpha_cuts"})
     EXPECT_GE(t.col(c), 0) << c;
-  ASSERT_EQ(t.rows.size(), 32u);  // 2 gaits x 8 integrators x 2 dts
-  for (const char* integrator : {"mdp", "nmdp", "nmdp-zo", "nmdp-pbd", "nmdp-zo-pbd",
-                                 "mdp-implicit", "nmdp-implicit", "euler"}) {
-    const std::string n = integrator;
-    EXPECT_EQ(t.where({{"integrator", n}}).size(), 4u) << n;
-    for (const char* key : {".jump_height_std_across_dt", ".walk_distance_std_across_dt",
-                            ".mean_outer_iterations", ".alpha_cuts"})
+  ASSERT_EQ(t.rows.size(), 28u);  // 2 gaits x (6 integrators x 2 dts + nmdp-zo(-pbd) at 50 ms)
+  const std::map<std::string, std::string> servo = {{"mdp", "tan"},
+                                                    {"nmdp", "implicit"},
+                                                    {"nmdp-zo", "implicit"},
+                                                    {"nmdp-pbd", "implicit"},
+                                                    {"nmdp-zo-pbd", "implicit"},
+                                                    {"mdp-implicit", "implicit"},
+                                                    {"nmdp-tan", "tan"},
+                                                    {"euler", "-"}};
+  for (const auto& [n, sv] : servo) {
+    const std::vector<size_t> rows = t.where({{"integrator", n}});
+    ASSERT_EQ(rows.size(), n.rfind("nmdp-zo", 0) == 0 ? 2u : 4u) << n;
+    for (size_t i : rows) EXPECT_EQ(t.str(i, "servo"), sv) << n;
+    for (const char* key :
+         {".consistency", ".jump_height_std_across_dt", ".walk_distance_std_across_dt",
+          ".mean_outer_iterations", ".alpha_cuts"})
       EXPECT_TRUE(std::any_of(r.summary.begin(), r.summary.end(), [&](const auto& kv) {
         return kv.first == n + key;
       })) << n + key;
-    EXPECT_TRUE(std::any_of(r.summary_lists.begin(), r.summary_lists.end(),
-                            [&](const auto& kv) { return kv.first == n + ".diverged_dts"; }));
+    for (const char* key : {".diverged_dts", ".fell_dts"})
+      EXPECT_TRUE(std::any_of(r.summary_lists.begin(), r.summary_lists.end(), [&](const auto& kv) {
+        return kv.first == n + key;
+      })) << n + key;
   }
   for (size_t i = 0; i < t.rows.size(); ++i) {
     SCOPED_TRACE(t.str(i, "integrator") + " " + t.str(i, "gait") + " dt " + t.str(i, "dt"));
     for (const char* c : {"t_end", "tilt_max_deg", "walk_distance", "alpha_cuts"})
       EXPECT_TRUE(std::isfinite(t.num(i, c))) << c;
   }
-  // The torso's height at the end of a run: the last series row (every 10 ms).
+  // The torso's height at t = 0.2 s, before the jump's crouch (the series has a row every 10 ms,
+  // or every step above 10 ms).
   auto final_height = [&](const std::string& integrator, const std::string& gait,
                           const std::string& dt) {
-    const std::vector<size_t> rows =
-        series.where({{"integrator", integrator}, {"gait", gait}, {"dt", dt}});
-    return rows.empty() ? std::nan("") : series.num(rows.back(), "height");
+    for (size_t k : series.where({{"integrator", integrator}, {"gait", gait}, {"dt", dt}}))
+      if (std::abs(series.num(k, "t") - 0.2) < 1e-9) return series.num(k, "height");
+    return std::nan("");
   };
-  for (const char* integrator : {"mdp-implicit", "nmdp-implicit"})
+  for (const char* integrator : {"mdp-implicit", "nmdp"})
     for (size_t i : t.where({{"integrator", integrator}})) {
       const std::string gait = t.str(i, "gait"), dt = t.str(i, "dt");
       SCOPED_TRACE(std::string(integrator) + " " + gait + " dt " + dt);
       EXPECT_EQ(t.str(i, "diverged"), "no") << t.str(i, "reason");
-      EXPECT_NEAR(t.num(i, "t_end"), 0.2, 1e-9);
+      EXPECT_EQ(t.str(i, "fell"), "no") << t.str(i, "reason");
+      EXPECT_NEAR(t.num(i, "t_end"), 0.5, 1e-9);
       EXPECT_LT(t.num(i, "tilt_max_deg"), 10.0);
       // Standing: feet 0.34 m below the hips (gait.hpp), trunk centre about 0.38-0.44 m up.
       const double h = final_height(integrator, gait, dt);
@@ -354,20 +372,23 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
       // Both integrators follow the same reference with the same contact model: mdp's height
       // within 2 cm of nmdp's (once per gait and dt, not nmdp against itself).
       if (std::string(integrator) == "mdp-implicit")
-        EXPECT_NEAR(h, final_height("nmdp-implicit", gait, dt), 0.02);
+        EXPECT_NEAR(h, final_height("nmdp", gait, dt), 0.02);
       // mdp: one QP per step; nmdp: at least one PGM outer iteration.
       EXPECT_GE(t.num(i, "outer_mean"), 1.0);
       EXPECT_TRUE(std::string(integrator) != "mdp-implicit" || t.num(i, "outer_mean") == 1.0);
     }
-  // With the paper's servo (Tan, Liu & Turk's stable PD: the position term at q_n + dt q_dot_n)
-  // forward-Euler mdp diverges at 20 and 50 ms and backward-Euler nmdp does not (Pan & Hauser
-  // 2021, Sec. V); with the servo at the new state neither does.
-  for (const auto& [key, dts] : r.summary_lists) {
-    if (key == "nmdp.diverged_dts" || key == "mdp-implicit.diverged_dts" ||
-        key == "nmdp-implicit.diverged_dts")
-      EXPECT_TRUE(dts.empty()) << key;
-    if (key == "mdp.diverged_dts") EXPECT_EQ(dts, (std::vector<double>{0.02, 0.05}));
+  // The paper's contrast: forward-Euler mdp with the explicit servo fails at both steps (diverged
+  // or fell), backward-Euler nmdp at neither.
+  std::map<std::string, std::vector<double>> lists(r.summary_lists.begin(), r.summary_lists.end());
+  for (double dt : {0.02, 0.05}) {
+    const auto has = [&](const std::string& key) {
+      return std::find(lists[key].begin(), lists[key].end(), dt) != lists[key].end();
+    };
+    EXPECT_TRUE(has("mdp.diverged_dts") || has("mdp.fell_dts")) << dt;
   }
+  for (const char* key :
+       {"nmdp.diverged_dts", "nmdp.fell_dts", "mdp-implicit.diverged_dts", "mdp-implicit.fell_dts"})
+    EXPECT_TRUE(lists[key].empty()) << key;
   EXPECT_TRUE(std::isnan(t.num(t.where({{"integrator", "euler"}}).front(), "outer_mean")));
   const std::vector<FigureFile> figs = experiment_figures(r);
   ASSERT_EQ(figs.size(), 1u);
@@ -381,14 +402,15 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
   const Table& hist = table(r, "nmdp-stability-outer");
   for (size_t i = 0; i < t.rows.size(); ++i) {
     const std::string integrator = t.str(i, "integrator");
-    if (integrator == "euler" || t.str(i, "diverged") == "yes") continue;
+    if (integrator == "euler" || t.str(i, "diverged") == "yes" || t.str(i, "fell") == "yes")
+      continue;
     double steps = 0.0;
     for (size_t h : hist.where(
              {{"integrator", integrator}, {"gait", t.str(i, "gait")}, {"dt", t.str(i, "dt")}})) {
       steps += hist.num(h, "steps");
       if (integrator.rfind("mdp", 0) == 0) EXPECT_EQ(hist.num(h, "outer"), 1.0);
     }
-    EXPECT_EQ(steps, std::round(0.2 / t.num(i, "dt"))) << integrator;
+    EXPECT_EQ(steps, std::round(0.5 / t.num(i, "dt"))) << integrator;
   }
   // Alg. 2's sub-step is dt or a halving of it.
   for (size_t i = 0; i < series.rows.size(); ++i) {

@@ -78,20 +78,41 @@ TEST(NmdpPgm, ProjectionReachesTheManifoldGEqualsZero) {
   }
 }
 
-TEST(NmdpPgm, KineticEnergyDecreasesMonotonicallyOverAcceptedIterates) {
-  for (auto [method, form] : {std::pair{Method::Nmdp, kForms[0]},
-                              {Method::NmdpZo, kForms[0]},
-                              {Method::Nmdp, kForms[1]},
-                              {Method::NmdpZo, kForms[1]}}) {
-    PressedQuadruped q(method, 0.02, form);
+TEST(NmdpPgm, EndsAtAMinimumOfKOverTheFeasibleWeights) {
+  // Alg. 1 minimizes K(theta(w)) over the weights w (each contact's in the simplex, eq. 8),
+  // theta(w) the projection onto G(., w) = 0: no feasible move of PGM's final weights,
+  // re-projected, lowers K by more than a hair. A wrong gradient (sign, dropped term, wrong dG/dw)
+  // ends elsewhere, and one of these moves finds a lower K.
+  for (NmdpForm form : kForms) {
+    PressedQuadruped q(Method::Nmdp, 0.02, form);
     VecX theta, w;
-    ASSERT_TRUE(q.st.pgm(method == Method::NmdpZo, theta, w));
-    const std::vector<double>& K = q.st.stats().K;
-    ASSERT_GE(K.size(), 3u) << "PGM should take a few accepted steps";
-    for (size_t i = 1; i < K.size(); ++i) EXPECT_LE(K[i], K[i - 1]) << i << nmdp_form_name(form);
-    // Contact forces slow the fall; the zeroth-order PGM (inexact gradient) progresses slowly
-    // and stops at the outer-iteration cap (Pan & Hauser 2021: ~10x more outer iterations).
-    EXPECT_LT(K.back(), (method == Method::Nmdp ? 0.5 : 0.9) * K.front());
+    ASSERT_TRUE(q.st.pgm(false, theta, w));
+    const double K = q.st.kinetic(theta, nullptr);
+    ASSERT_GT(K, 0.0);
+    const int m = q.st.contacts().weights();
+    std::srand(7);
+    int moved = 0;
+    for (int trial = 0; trial < 24; ++trial) {
+      // A random move of 0.02, projected back into each contact's simplex {w >= 0, sum <= 1}.
+      VecX w2 = w + 0.02 * VecX::Random(m);
+      for (int c = 0; c < m / 4; ++c) {
+        auto seg = w2.segment(c * 4, 4);
+        seg = seg.cwiseMax(0.0);
+        if (seg.sum() > 1.0) seg /= seg.sum();
+      }
+      VecX th = theta;
+      if (!q.st.project(th, w2, false)) continue;
+      ++moved;
+      EXPECT_GE(q.st.kinetic(th, nullptr), K * (1.0 - 1e-4))
+          << "trial " << trial << nmdp_form_name(form);
+    }
+    // The projection reaches the manifold from most moves (19 and 24 of 24 measured); each raised
+    // K by 0.09 to 0.9 %.
+    EXPECT_GE(moved, 16);
+    // The contacts did work: K is well below the free fall's (weights zero).
+    VecX th0 = theta;
+    ASSERT_TRUE(q.st.project(th0, VecX::Zero(m), false));
+    EXPECT_LT(K, 0.5 * q.st.kinetic(th0, nullptr)) << nmdp_form_name(form);
     // The final iterate is on the manifold with feasible weights.
     VecX G;
     q.st.residual(theta, w, G, nullptr, false);

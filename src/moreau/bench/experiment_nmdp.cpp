@@ -1,11 +1,14 @@
 // Experiment `nmdp-stability`: Pan & Hauser 2021 (Sec. V) claim that NE-NMDP stays stable for
 // time steps of 5-50 ms on a legged robot where NE-MDP (forward Euler) does not. The suite's
-// quadruped with the keyframed `jump` and `walk` gaits (stable PD servos) runs with mdp, nmdp,
-// nmdp-zo, their position-based forms nmdp-pbd and nmdp-zo-pbd (Pan & Hauser 2021, eq. 12), all
-// with the paper's servo (stable PD as Tan, Liu & Turk 2011 publish it), mdp-implicit and
-// nmdp-implicit (the servo at the new state, moreau's default) and semi-implicit Euler (the scene's
-// admm-ncp-sa) over dt = 5 ... 50 ms; a run diverges when a step fails, the state is not finite or
-// the torso falls (docs/benchmark-experiments.md).
+// quadruped with the keyframed `jump` and `walk` gaits (PD servos) runs over dt = 5 ... 50 ms
+// with the paper's configurations: `nmdp` (NE-NMDP: backward Euler, the servo at the new state,
+// "consistent with the backward-Euler integrator"), `nmdp-zo`, the position-based forms `nmdp-pbd`
+// and `nmdp-zo-pbd` (eq. 12), all with that servo, and `mdp` (NE-MDP: forward Euler with the
+// explicit stable PD of Tan, Liu & Turk 2011, the servo's position term at theta_- + h
+// theta_dot_-); beside them `nmdp-tan` (NE-NMDP with mdp's servo), `mdp-implicit` (mdp with the
+// servo at the new state) and semi-implicit Euler (the scene's admm-ncp-sa). A run stops when it
+// diverges (a step fails or the state is not finite) or falls (torso tilt above 60 deg or its
+// centre below 0.15 m); consistency is Table I's statistic (docs/benchmark-experiments.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,17 +24,24 @@ namespace {
 
 constexpr double kMaxTiltDeg = 60.0;  // torso z axis against the vertical
 constexpr double kMinHeight = 0.15;   // torso centre [m]: the trunk (8 cm thick) on the ground
+constexpr double kSlipSpeed = 0.01;   // [m/s]: a touching contact point faster than this slides
 
 struct StabilityRun {
-  std::string integrator, gait;
+  std::string integrator, gait, servo;
   double dt = 0.0;
-  bool diverged = false;
+  bool diverged = false, fell = false;
   std::string reason;
+  std::vector<double> t;    // every step's end time
+  std::vector<Vec3> torso;  // and the torso's centre then
   double t_end = 0.0, tilt_max = 0.0;
   double jump_peak_mean = std::nan(""), jump_peak_std = std::nan("");
   double walk_distance = 0.0;
   double outer_mean = std::nan("");
   double alpha_cuts = 0.0;
+  // Of the touching contacts (gap <= 0) after the first 0.2 s, the fraction whose point on the
+  // robot moves along the ground faster than kSlipSpeed after the step: a stance foot sliding.
+  double slip_fraction = std::nan("");
+  int touching = 0, slipping = 0;
 };
 
 double mean(const std::vector<double>& v) {
@@ -61,9 +71,9 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
   run.gait = gait;
   run.dt = dt;
   SimSettings st = sc.settings;
-  // The Pan & Hauser rows run the paper's servo, stable PD as Tan, Liu & Turk publish it
-  // (nmdp.servo = tan); "-implicit" rows moreau's default servo at the new state; "-pbd" rows
-  // the position-based form (nmdp.form = pbd).
+  // The paper's configurations: mdp with the explicit servo (nmdp.servo = tan), the NMDP rows
+  // with the servo at the new state; "-tan" and "-implicit" rows the other servo; "-pbd" rows the
+  // position-based form (nmdp.form = pbd).
   std::string name = integrator;
   auto strip = [&](const std::string& suffix) {
     if (name.size() <= suffix.size() ||
@@ -72,13 +82,18 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
     name.resize(name.size() - suffix.size());
     return true;
   };
-  st.nmdp.servo = strip("-implicit") ? nmdp::ServoForm::Implicit : nmdp::ServoForm::Tan;
+  const bool tan = strip("-tan"), implicit = strip("-implicit");
+  st.nmdp.servo =
+      tan || (name == "mdp" && !implicit) ? nmdp::ServoForm::Tan : nmdp::ServoForm::Implicit;
   if (strip("-pbd")) st.nmdp.form = nmdp::NmdpForm::PositionBased;
   parse_integrator(name, &st.integrator);
+  run.servo = is_nmdp(st.integrator) ? nmdp::servo_form_name(st.nmdp.servo) : "-";
   st.dt = dt;
   Simulator sim(sc.model, st);
   State s = sc.initial;
   const double x0 = s.r[0].x();
+  run.t.push_back(s.t);
+  run.torso.push_back(s.r[0]);
   const int steps = static_cast<int>(std::lround(duration / dt));
   const int every = std::max(1, static_cast<int>(std::lround(0.01 / dt)));  // series at 10 ms
   std::vector<double> peaks;  // the torso's highest point in each jump
@@ -108,11 +123,21 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
       run.reason = "non-finite state";
       break;
     }
+    run.t.push_back(s.t);
+    run.torso.push_back(s.r[0]);
     const double h = s.r[0].z();
     const double tilt = std::acos(std::clamp(s.q[0].toRotationMatrix()(2, 2), -1.0, 1.0)) * 180.0 /
                         std::numbers::pi;
     run.tilt_max = std::max(run.tilt_max, tilt);
     run.walk_distance = s.r[0].x() - x0;
+    if (s.t > 0.2 + 1e-9)
+      for (const Contact& c : sim.contacts()) {
+        const int b = c.body[1] >= 0 ? c.body[1] : c.body[0];
+        if (c.gap > 0.0 || b < 0) continue;
+        const Vec3 v = s.u[b].head<3>() + s.u[b].tail<3>().cross(c.point - s.r[b]);
+        ++run.touching;
+        run.slipping += (v - v.dot(c.normal) * c.normal).norm() > kSlipSpeed;
+      }
     // The jump's peak: the torso's highest point between the lowest crouch and the landing's
     // absorption of each period (JumpParams, scenes/gait.hpp), away from the initial drop.
     const builtin::JumpParams jp;
@@ -130,7 +155,7 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
       alpha_min = outer_max = std::nan("");
     }
     if (tilt > kMaxTiltDeg || h < kMinHeight) {
-      run.diverged = true;
+      run.fell = true;
       run.reason = tilt > kMaxTiltDeg ? "torso tilt above 60 deg" : "torso below 0.15 m";
       break;
     }
@@ -143,25 +168,57 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
     run.jump_peak_std = peaks.size() > 1 ? stdev(peaks) : 0.0;
   }
   if (counted > 0) run.outer_mean = outer / counted;
+  if (run.touching > 0) run.slip_fraction = double(run.slipping) / run.touching;
   return run;
+}
+
+// The torso's centre at time tau, interpolated linearly between the run's steps.
+Vec3 torso_at(const StabilityRun& r, double tau) {
+  const auto it = std::lower_bound(r.t.begin(), r.t.end(), tau - 1e-12);
+  if (it == r.t.end()) return r.torso.back();
+  const size_t i = static_cast<size_t>(it - r.t.begin());
+  if (i == 0) return r.torso.front();
+  const double a = (tau - r.t[i - 1]) / (r.t[i] - r.t[i - 1]);
+  return (1.0 - a) * r.torso[i - 1] + a * r.torso[i];
+}
+
+// Pan & Hauser 2021, Table I's consistency of one integrator on one gait: every 10 ms, the
+// standard deviation across dt of the torso's centre (the root mean square distance from the mean
+// over the dts), averaged over the run. `runs` are its runs at every dt of the sweep, the same set
+// for every row; a run that stopped (diverged or fell) holds its last state for the rest: the robot
+// lying where it fell is as far from the others as it is. NaN for fewer than two runs.
+double consistency(const std::vector<const StabilityRun*>& runs, double duration) {
+  if (runs.size() < 2) return std::nan("");
+  double sum = 0.0;
+  int n = 0;
+  for (double tau = 0.01; tau <= duration + 1e-9; tau += 0.01, ++n) {
+    Vec3 m = Vec3::Zero();
+    for (const StabilityRun* r : runs) m += torso_at(*r, tau);
+    m /= double(runs.size());
+    double var = 0.0;
+    for (const StabilityRun* r : runs) var += (torso_at(*r, tau) - m).squaredNorm();
+    sum += std::sqrt(var / double(runs.size()));
+  }
+  return n ? sum / n : std::nan("");
 }
 
 }  // namespace
 
 ExperimentResult nmdp_stability(const ExperimentOptions& o) {
   ExperimentResult res;
-  // quick (tests): 20 and 50 ms, 0.2 s; default: 2 s, nmdp-zo only at 20 and 50 ms (it costs
-  // about 10-17 s of wall clock per simulated second there, about 50 s at 5 ms); full: 10 s,
-  // everything.
-  const double duration = o.full ? 10.0 : o.quick ? 0.2 : 2.0;
+  // quick (tests): 20 and 50 ms (nmdp-zo only at 50 ms), 0.5 s: past the 0.4 s at which the
+  // explicit servo fails; default: 2 s, nmdp-zo only at 20 and 50 ms (it costs about 10-17 s of
+  // wall clock per simulated second there, about 50 s at 5 ms); full: 10 s, everything.
+  const double duration = o.full ? 10.0 : o.quick ? 0.5 : 2.0;
   const std::vector<double> dts = o.quick
                                       ? std::vector<double>{0.02, 0.05}
                                       : std::vector<double>{0.005, 0.007, 0.01, 0.02, 0.03, 0.05};
-  const char* integrators[] = {"mdp",         "nmdp",         "nmdp-zo",       "nmdp-pbd",
-                               "nmdp-zo-pbd", "mdp-implicit", "nmdp-implicit", "euler"};
+  const char* integrators[] = {"mdp",         "nmdp",         "nmdp-zo",  "nmdp-pbd",
+                               "nmdp-zo-pbd", "mdp-implicit", "nmdp-tan", "euler"};
   Table t{"nmdp-stability",
-          {"integrator", "gait", "dt", "diverged", "t_end", "reason", "tilt_max_deg",
-           "jump_peak_mean", "jump_peak_std", "walk_distance", "outer_mean", "alpha_cuts"},
+          {"integrator", "servo", "gait", "dt", "diverged", "fell", "t_end", "reason",
+           "tilt_max_deg", "jump_peak_mean", "jump_peak_std", "walk_distance", "slip_fraction",
+           "outer_mean", "alpha_cuts"},
           {}};
   // Every 10 ms: alpha is the smallest sub-step alpha dt / dt (Alg. 2) and outer the most PGM
   // outer iterations of a step since the previous row (NaN for euler).
@@ -181,50 +238,70 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
       for (double dt : dts) {
         const bool zo = std::string(integrator).rfind("nmdp-zo", 0) == 0;
         if (!o.full && !o.quick && zo && dt != 0.02 && dt != 0.05) continue;
+        if (o.quick && zo && dt != 0.05) continue;
         const StabilityRun r = run_one(*sc, gait, integrator, dt, duration, series, histogram);
-        t.add({r.integrator, r.gait, r.dt, r.diverged ? "yes" : "no", r.t_end, r.reason, r.tilt_max,
-               r.jump_peak_mean, r.jump_peak_std, r.walk_distance, r.outer_mean, r.alpha_cuts});
+        t.add({r.integrator, r.servo, r.gait, r.dt, r.diverged ? "yes" : "no",
+               r.fell ? "yes" : "no", r.t_end, r.reason, r.tilt_max, r.jump_peak_mean,
+               r.jump_peak_std, r.walk_distance, r.slip_fraction, r.outer_mean, r.alpha_cuts});
         runs.push_back(r);
       }
   }
   res.headlines.push_back(
       "quadruped, " + number_text(duration) + " s per run" +
-      (o.full || o.quick ? std::string()
-                         : "; nmdp-zo and nmdp-zo-pbd only at dt = 20, 50 ms (--full: all dts)"));
+      (o.full    ? std::string()
+       : o.quick ? std::string("; nmdp-zo and nmdp-zo-pbd only at dt = 50 ms")
+                 : "; nmdp-zo and nmdp-zo-pbd only at dt = 20, 50 ms (--full: all dts)"));
+  res.headlines.push_back(
+      "consistency (Pan & Hauser 2021, Table I): every 10 ms the std across the sweep's dts of the "
+      "torso's centre, averaged over the run; a run that stopped holds its last state");
   for (const char* integrator : integrators) {
     const std::string name = integrator;
-    std::vector<double> diverged_dts, jump, walk;
+    std::vector<double> diverged_dts, fell_dts, jump, walk;
+    std::map<std::string, std::vector<const StabilityRun*>> per_gait_runs;
     double outer = 0.0, cuts = 0.0;
     int n_outer = 0;
+    std::string servo = "-";
     for (const StabilityRun& r : runs) {
       if (r.integrator != name) continue;
-      if (r.diverged) {
-        if (std::find(diverged_dts.begin(), diverged_dts.end(), r.dt) == diverged_dts.end())
-          diverged_dts.push_back(r.dt);
-      }
+      servo = r.servo;
+      auto note = [&](std::vector<double>& v) {
+        if (std::find(v.begin(), v.end(), r.dt) == v.end()) v.push_back(r.dt);
+      };
+      if (r.diverged) note(diverged_dts);
+      if (r.fell) note(fell_dts);
       cuts += r.alpha_cuts;
       if (std::isfinite(r.outer_mean)) outer += r.outer_mean, ++n_outer;
-    }
-    // Across the dts at which that gait did not diverge.
-    for (const StabilityRun& r : runs) {
-      if (r.integrator != name || r.diverged) continue;
+      per_gait_runs[r.gait].push_back(&r);
+      // The old statistics: over the dts at which the gait did not stop.
+      if (r.diverged || r.fell) continue;
       if (r.gait == "jump") jump.push_back(r.jump_peak_mean);
       if (r.gait == "walk") walk.push_back(r.walk_distance);
     }
+    // Table I: the trajectories' spread across dt, the mean of the two gaits'.
+    std::vector<double> per_gait;
+    for (const auto& [gait, rs] : per_gait_runs)
+      if (const double c = consistency(rs, duration); std::isfinite(c)) per_gait.push_back(c);
+    const double consistent = mean(per_gait);
     std::sort(diverged_dts.begin(), diverged_dts.end());
+    std::sort(fell_dts.begin(), fell_dts.end());
     res.summary_lists.push_back({name + ".diverged_dts", diverged_dts});
+    res.summary_lists.push_back({name + ".fell_dts", fell_dts});
+    res.summary.push_back({name + ".consistency", consistent});
     res.summary.push_back({name + ".jump_height_std_across_dt", stdev(jump)});
     res.summary.push_back({name + ".walk_distance_std_across_dt", stdev(walk)});
     res.summary.push_back({name + ".mean_outer_iterations", n_outer ? outer / n_outer : NAN});
     res.summary.push_back({name + ".alpha_cuts", cuts});
-    std::string ds;
-    for (double d : diverged_dts) ds += (ds.empty() ? "" : ", ") + number_text(1e3 * d);
-    char line[240];
+    auto list = [](const std::vector<double>& v) {
+      std::string d;
+      for (double x : v) d += (d.empty() ? "" : ", ") + number_text(1e3 * x);
+      return d;
+    };
+    char line[320];
     std::snprintf(line, sizeof line,
-                  "%-7s diverged at dt [ms]: {%s}; std across dt: jump peak %.3g m, walk distance "
-                  "%.3g m; mean outer iterations %.3g, alpha cuts %g",
-                  integrator, ds.c_str(), stdev(jump), stdev(walk), n_outer ? outer / n_outer : NAN,
-                  cuts);
+                  "%-12s servo %-8s diverged at dt [ms]: {%s}, fell at {%s}; consistency %.3g m; "
+                  "mean outer iterations %.3g, alpha cuts %g",
+                  integrator, servo.c_str(), list(diverged_dts).c_str(), list(fell_dts).c_str(),
+                  consistent, n_outer ? outer / n_outer : NAN, cuts);
     res.headlines.push_back(line);
   }
   res.tables.push_back(std::move(t));

@@ -471,9 +471,9 @@ svg::Figure sap_clutter_figure(const Table& t, const Table* scaling) {
 svg::Figure nmdp_stability_figure(const Table& t, const Table* runs, const Table* histogram) {
   svg::Figure f;
   f.title = {
-      "nmdp-stability: quadruped jump and walk (stable-PD keyframes) per integrator and dt (Pan & "
-      "Hauser 2021, Sec. V); a run diverges when a step fails, the torso tilts > 60 deg or drops "
-      "below 0.15 m"};
+      "nmdp-stability: quadruped jump and walk (PD keyframes) per integrator and dt (Pan & "
+      "Hauser 2021, Sec. V; nmdp: the servo at the new state, mdp: Tan's explicit servo); a run "
+      "ends when a step fails (diverged), the torso tilts > 60 deg or drops below 0.15 m (fell)"};
   f.columns = 4;
   if (runs && !runs->rows.empty()) {
     struct Metric {
@@ -489,14 +489,10 @@ svg::Figure nmdp_stability_figure(const Table& t, const Table* runs, const Table
         {"jump_peak_mean", "Jump: torso's highest point", axis("peak height [m]"), "jump"},
         {"walk_distance", "Walk: forward distance", axis("x - x0 [m]"), "walk"},
     };
-    const std::map<std::string, int> colour = {{"mdp", kBlue},
-                                               {"nmdp", kRed},
-                                               {"nmdp-zo", kGreen},
-                                               {"nmdp-pbd", kPink},
-                                               {"nmdp-zo-pbd", kCyan},
-                                               {"mdp-implicit", kPurple},
-                                               {"nmdp-implicit", kOrange},
-                                               {"euler", kGrey}};
+    const std::map<std::string, int> colour = {{"mdp", kBlue},         {"nmdp", kRed},
+                                               {"nmdp-zo", kGreen},    {"nmdp-pbd", kPink},
+                                               {"nmdp-zo-pbd", kCyan}, {"mdp-implicit", kPurple},
+                                               {"nmdp-tan", kOrange},  {"euler", kGrey}};
     for (const Metric& m : metrics) {
       svg::Plot p = panel(m.title, axis("dt [ms]"), m.y, 380, 300);
       for (const std::string& integrator : uniq(*runs, all_rows(*runs), "integrator"))
