@@ -23,11 +23,12 @@ dict_args() {
   esac
 }
 
-# The corpus directories a run reads besides its working one: the seeds kept in git (not the
-# regressions: fuzz_fclib reads in process, where libhdf5's crashers still crash), and the real
-# files fuzz/seed.sh copied, when it ran.
+# Fills the working corpus directory $2 of target $1 with the seeds kept in git, the files of
+# fuzz/corpus/$1 only: libFuzzer reads a directory recursively, and fuzz/corpus/$1/regressions holds
+# libhdf5's crashers, which still crash fuzz_fclib (it reads in process). Then prints the other
+# directories a run reads: the real files fuzz/seed.sh copied, when it ran.
 corpus_dirs() {
-  echo "fuzz/corpus/$1"
+  find "fuzz/corpus/$1" -maxdepth 1 -type f -exec cp -n {} "$2/" \;
   [ -d "fuzz/seeds/$1" ] && echo "fuzz/seeds/$1"
   return 0
 }

@@ -19,7 +19,7 @@ export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTI
 export ASAN_OPTIONS="allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 for t in "${targets[@]}"; do
   mkdir -p "fuzz/work/$t"
-  mapfile -t dirs < <(corpus_dirs "$t")
+  mapfile -t dirs < <(corpus_dirs "$t" "fuzz/work/$t")
   status=0
   nice -n 19 "fuzz/bin/fuzz_$t" -max_total_time="$secs" ${RUNS:+-runs=$RUNS} \
     -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 \

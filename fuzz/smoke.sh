@@ -20,7 +20,7 @@ export ASAN_OPTIONS="allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 status=0
 for t in "${FUZZ_TARGETS[@]}"; do
   work=$(mktemp -d)
-  mapfile -t dirs < <(corpus_dirs "$t")
+  mapfile -t dirs < <(corpus_dirs "$t" "$work")
   # shellcheck disable=SC2046
   if ! "fuzz/bin/fuzz_$t" -runs="$runs" -max_total_time="${FUZZ_MAX_SECONDS:-3600}" \
       -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 $(dict_args "$t") \

@@ -285,9 +285,10 @@ TEST(BenchExperiments, SapSpringCylinderEnergyAndOrder) {
   EXPECT_EQ(table(r, "sap-spring-cylinder-order").rows.size(), 18u);  // 2 cases x 3 x 3 dt
 }
 
-// Castro 2023, Sec. VI-C at quick size (8 objects, 1.5 s): SAP meets its stopping tolerance
-// e_m <= eps_r every step (eq. 32) and the static slip stays below sigma mu dt g (eq. 31).
-TEST(BenchExperiments, SapClutterMeetsItsTolerance) {
+// Castro 2023, Sec. VI-C at quick size (8 objects, 1.5 s): once landed SAP takes about 3 Newton
+// iterations a step, its complementarity error stays small (eq. 33) and the static slip stays
+// below sigma mu dt g (eq. 31).
+TEST(BenchExperiments, SapClutterSettlesInFewNewtonIterations) {
   const ExperimentResult r = sap_clutter(kQuick);
   EXPECT_EQ(summary(r, "steps"), 150.0);
   // e_m is SAP's stopping test (eps_r = 1e-5); what the paper measures beside it is the Newton

@@ -71,8 +71,9 @@ TEST(Broadphase, SaturatedCellKeysStillGiveTheOverlappingPairs) {
 }
 
 // A state blowing up puts box centres at 1e300 and beyond (and NaN): their cells clamp to the
-// grid's edge instead of overflowing int64_t (UBSan under the sanitized tier), and the pairs are
-// still exactly the overlapping ones.
+// grid's edge, and the pairs are still exactly the overlapping ones. (The overflow the clamp
+// prevents is checked under UBSan through the detector, Detector.BodiesFarBeyondTheGrid...: this
+// file's test code is compiled without UBSan.)
 TEST(Broadphase, CentresBeyondAnyCellClampWithoutOverflow) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<Vec3> lo, hi;

@@ -1,6 +1,7 @@
 // CollisionDetector: filtering (joints, groups/masks), canonical order A/B, ids, determinism.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 
 #include "moreau/collision/contact.hpp"
@@ -41,6 +42,30 @@ struct TwoBalls {
     s.r[1] = Vec3(0.19, 0, 0.099);
   }
 };
+
+// A state blowing up: bodies at 1e300 m (and one at NaN). The broadphase grid (built inside the
+// detector, compiled with UBSan in the sanitized build) clamps their cells instead of overflowing
+// int64_t; the two balls that still touch each other are found, the lone one far away is not.
+TEST(Detector, BodiesFarBeyondTheGridAreStillPairedWithoutOverflow) {
+  ModelBuilder mb{"far"};
+  for (const char* n : {"a", "b", "c", "d", "e"}) mb.add_body(unit_body(n));
+  for (int b = 0; b < 5; ++b) mb.add_geometry(sphere(b, 0.1));
+  Model m = *mb.build();
+  State s = State::zeros(5);
+  s.r[0] = Vec3(0, 0, 0);
+  s.r[1] = Vec3(1e300, -1e300, 1e300);
+  s.r[2] = Vec3(1e300, -1e300, 1e300);
+  s.r[3] = Vec3(-1e300, 1e300, -1e300);
+  s.r[4] = Vec3(std::numeric_limits<double>::quiet_NaN(), 0, 0);
+  CollisionDetector det(m);
+  int far_pair = 0;
+  for (const Contact& c : det.detect(s, {})) {
+    EXPECT_NE(c.body[0], 3);
+    EXPECT_NE(c.body[1], 3);
+    far_pair += c.body[0] == 1 && c.body[1] == 2;
+  }
+  EXPECT_GE(far_pair, 1);
+}
 
 TEST(Detector, WorldIsAAndOrderIsByGeometryPair) {
   TwoBalls t;

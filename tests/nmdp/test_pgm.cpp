@@ -89,14 +89,14 @@ TEST(NmdpPgm, EndsAtAMinimumOfKOverTheFeasibleWeights) {
     ASSERT_TRUE(q.st.pgm(false, theta, w));
     const double K = q.st.kinetic(theta, nullptr);
     ASSERT_GT(K, 0.0);
-    const int m = q.st.contacts().weights();
+    const int m = q.st.contacts().weights(), nc = q.st.contacts().size(), d = m / nc;
     std::srand(7);
     int moved = 0;
     for (int trial = 0; trial < 24; ++trial) {
       // A random move of 0.02, projected back into each contact's simplex {w >= 0, sum <= 1}.
       VecX w2 = w + 0.02 * VecX::Random(m);
-      for (int c = 0; c < m / 4; ++c) {
-        auto seg = w2.segment(c * 4, 4);
+      for (int c = 0; c < nc; ++c) {
+        auto seg = w2.segment(c * d, d);
         seg = seg.cwiseMax(0.0);
         if (seg.sum() > 1.0) seg /= seg.sum();
       }
@@ -119,7 +119,7 @@ TEST(NmdpPgm, EndsAtAMinimumOfKOverTheFeasibleWeights) {
     EXPECT_LE(G.lpNorm<Eigen::Infinity>(), q.st.tolerance());
     EXPECT_GE(w.minCoeff(), -1e-12);
     for (int c = 0; c < q.st.contacts().size(); ++c)
-      EXPECT_LE(w.segment(c * 4, 4).sum(), 1.0 + 1e-9);
+      EXPECT_LE(w.segment(c * d, d).sum(), 1.0 + 1e-9);
   }
 }
 

@@ -108,7 +108,7 @@ inline std::vector<std::string> failures(const Record& r, const Bounds& b) {
   if (r.passive && !(r.max_rise <= 1e-2 * std::max(std::abs(r.e0), 0.1)))
     out.push_back("energy gained " + std::to_string(r.max_rise) + " J");
   // Every step converged: a step stopped at the iteration cap is a failure, not a pass.
-  if (r.capped > 0) out.push_back(std::to_string(r.capped) + " steps unconverged");
+  if (r.capped > 0) out.push_back("unconverged: " + std::to_string(r.capped) + " steps");
   // No allocation per step after the first (docs/design.md): the resident set stays flat.
   if (!(r.rss_growth <= 1.0))
     out.push_back("resident set grew " + std::to_string(r.rss_growth) + " MiB after the warm-up");

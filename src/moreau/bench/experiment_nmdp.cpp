@@ -15,6 +15,7 @@
 #include <map>
 #include <numbers>
 
+#include "moreau/bench/contact_slip.hpp"
 #include "moreau/bench/experiment.hpp"
 #include "moreau/scenes/gait.hpp"
 
@@ -101,7 +102,9 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
   int period = 0, counted = 0;
   std::map<int, int> outer_count;                             // PGM outer iterations -> steps
   double alpha_min = std::nan(""), outer_max = std::nan("");  // over the series window
+  State before = s;  // the state the step's contacts were detected at
   for (int k = 0; k < steps; ++k) {
+    before = s;
     if (!sim.step(s)) {
       run.diverged = true;
       run.reason = "step failed: " + sim.error();
@@ -132,11 +135,9 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
     run.walk_distance = s.r[0].x() - x0;
     if (s.t > 0.2 + 1e-9)
       for (const Contact& c : sim.contacts()) {
-        const int b = c.body[1] >= 0 ? c.body[1] : c.body[0];
-        if (c.gap > 0.0 || b < 0) continue;
-        const Vec3 v = s.u[b].head<3>() + s.u[b].tail<3>().cross(c.point - s.r[b]);
+        if (c.gap > 0.0) continue;
         ++run.touching;
-        run.slipping += (v - v.dot(c.normal) * c.normal).norm() > kSlipSpeed;
+        run.slipping += contact_slip_speed(c, before, s) > kSlipSpeed;
       }
     // The jump's peak: the torso's highest point between the lowest crouch and the landing's
     // absorption of each period (JumpParams, scenes/gait.hpp), away from the initial drop.
@@ -185,8 +186,9 @@ Vec3 torso_at(const StabilityRun& r, double tau) {
 // Pan & Hauser 2021, Table I's consistency of one integrator on one gait: every 10 ms, the
 // standard deviation across dt of the torso's centre (the root mean square distance from the mean
 // over the dts), averaged over the run. `runs` are its runs at every dt of the sweep, the same set
-// for every row; a run that stopped (diverged or fell) holds its last state for the rest: the robot
-// lying where it fell is as far from the others as it is. NaN for fewer than two runs.
+// for every row (nmdp-zo's: the dts it ran, fewer without --full); a run that stopped (diverged or
+// fell) holds its last state for the rest: the robot lying where it fell is as far from the others
+// as it is. NaN for fewer than two runs.
 double consistency(const std::vector<const StabilityRun*>& runs, double duration) {
   if (runs.size() < 2) return std::nan("");
   double sum = 0.0;

@@ -1,7 +1,7 @@
 #pragma once
 // Simulator::step: the pipeline of the design sketch, one plain value handed on per stage:
 //   collision::detect -> dynamics::build_problem -> solve (sim::FastPath, else solvers::solve)
-//   -> integrate -> project positions (docs/design.md, "The step").
+//   -> integrate -> project positions (docs/design.md, "One time step").
 #include <memory>
 #include <string>
 #include <vector>
