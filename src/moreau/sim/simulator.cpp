@@ -1,12 +1,9 @@
 #include "moreau/sim/simulator.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <limits>
 
 #include "moreau/math/so3.hpp"
-#include "moreau/ncp/residuals.hpp"
 
 namespace moreau {
 
