@@ -191,17 +191,18 @@ Vec3 torso_at(const StabilityRun& r, double tau) {
 // as it is. NaN for fewer than two runs.
 double consistency(const std::vector<const StabilityRun*>& runs, double duration) {
   if (runs.size() < 2) return std::nan("");
+  const int n = static_cast<int>(std::lround(duration / 0.01));
+  std::vector<Vec3> at(runs.size());
   double sum = 0.0;
-  int n = 0;
-  for (double tau = 0.01; tau <= duration + 1e-9; tau += 0.01, ++n) {
+  for (int k = 1; k <= n; ++k) {
     Vec3 m = Vec3::Zero();
-    for (const StabilityRun* r : runs) m += torso_at(*r, tau);
+    for (size_t i = 0; i < runs.size(); ++i) m += at[i] = torso_at(*runs[i], 0.01 * k);
     m /= double(runs.size());
     double var = 0.0;
-    for (const StabilityRun* r : runs) var += (torso_at(*r, tau) - m).squaredNorm();
+    for (const Vec3& p : at) var += (p - m).squaredNorm();
     sum += std::sqrt(var / double(runs.size()));
   }
-  return n ? sum / n : std::nan("");
+  return n > 0 ? sum / n : std::nan("");
 }
 
 }  // namespace
