@@ -321,3 +321,78 @@ TEST(BlockCholesky, SamePatternAndPivotsMatchTheDenseFactor) {
   EXPECT_LE(chol.max_pivot() * chol.max_pivot(), A.diagonal().maxCoeff() * (1 + 1e-14));
   EXPECT_LE(relative(dense_factor(chol), L), 1e-12);
 }
+
+// A kinematic loop's Delassus matrix A = J M^-1 J^T: a cycle of welds, joint i relating bodies i
+// and i+1 by J_i = T_i [X_i, -X_{i+1}] (T, X random invertible). The rows of the welds sum to zero
+// (sum_i T_i^-1 J_i = 0), so A is positive semidefinite of rank 6 (nb - 1). With drop > 0 the
+// factorization drops exactly 6 pivots, and its solve gives a solution of A x = b for b in A's
+// range (a consistent system), 0 on the dropped rows.
+TEST(BlockCholesky, RedundantRowsOfALoopAreDroppedAndTheSolveIsExact) {
+  std::mt19937 g(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto invertible = [&] {
+    return MatX(MatX::NullaryExpr(6, 6, [&] { return u(g); }) + 3.0 * MatX::Identity(6, 6));
+  };
+  for (int trial = 0; trial < 5; ++trial) {
+    const int nb = 5;
+    Pattern p;
+    for (int i = 0; i < nb; ++i) {
+      p.sizes.push_back(6);
+      p.pairs.emplace_back(i, (i + 1) % nb);
+    }
+    std::vector<MatX> X(nb);
+    for (MatX& x : X) x = invertible();
+    MatX J = MatX::Zero(6 * nb, 6 * nb), Minv = MatX::Zero(6 * nb, 6 * nb);
+    for (int i = 0; i < nb; ++i) {
+      const MatX T = invertible();
+      J.block(6 * i, 6 * i, 6, 6) = T * X[i];
+      J.block(6 * i, 6 * ((i + 1) % nb), 6, 6) = -T * X[(i + 1) % nb];
+      const MatX R = invertible();
+      Minv.block(6 * i, 6 * i, 6, 6) = R * R.transpose();
+    }
+    const MatX A = J * Minv * J.transpose();
+    BlockCholesky chol;
+    chol.analyze(p.sizes, p.pairs);
+    load(chol, p, A);
+    ASSERT_TRUE(chol.factor(1e-10)) << "trial " << trial;
+    EXPECT_EQ(chol.dropped(), 6) << "trial " << trial;
+    int flagged = 0;
+    for (int i = 0; i < nb; ++i)
+      for (int r = 0; r < 6; ++r) flagged += chol.dropped_row(i, r);
+    EXPECT_EQ(flagged, 6);
+    const VecX y = VecX::NullaryExpr(6 * nb, [&] { return u(g); });
+    const VecX b = A * y;  // in the range
+    VecX x = b, scratch(6 * nb);
+    chol.solve(x.data(), scratch.data());
+    EXPECT_LE((A * x - b).cwiseAbs().maxCoeff(), 1e-10 * b.cwiseAbs().maxCoeff())
+        << "trial " << trial;
+    for (int i = 0; i < nb; ++i)
+      for (int r = 0; r < 6; ++r) {
+        if (chol.dropped_row(i, r)) {
+          EXPECT_EQ(x[6 * i + r], 0.0);
+        }
+      }
+  }
+}
+
+// On a definite matrix dropping changes nothing: no pivot dropped, the solve bit for bit that of
+// factor() without it.
+TEST(BlockCholesky, DefiniteMatrixDropsNothing) {
+  std::mt19937 g(8);
+  const Pattern p = random_tree(g, 12);
+  const MatX A = random_spd(g, p);
+  BlockCholesky plain, dropping;
+  plain.analyze(p.sizes, p.pairs);
+  dropping.analyze(p.sizes, p.pairs);
+  load(plain, p, A);
+  load(dropping, p, A);
+  ASSERT_TRUE(plain.factor());
+  ASSERT_TRUE(dropping.factor(1e-10));
+  EXPECT_EQ(dropping.dropped(), 0);
+  const VecX b = VecX::LinSpaced(p.rows(), -1.0, 1.0);
+  VecX x1 = b, x2 = b, scratch(p.rows());
+  plain.solve(x1.data(), scratch.data());
+  dropping.solve(x2.data(), scratch.data());
+  EXPECT_EQ(x1, x2);
+  EXPECT_EQ(plain.min_pivot(), dropping.min_pivot());
+}

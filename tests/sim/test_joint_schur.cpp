@@ -5,12 +5,15 @@
 // near the trajectory of the full solve, its joints held as well.
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include "moreau/dynamics/analysis.hpp"
 #include "moreau/dynamics/builder.hpp"
+#include "moreau/dynamics/joint_delassus.hpp"
 #include "moreau/ncp/residuals.hpp"
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/joint_schur.hpp"
@@ -131,16 +134,58 @@ TEST(JointSchur, FactorAloneExpandsAsTheReduction) {
   EXPECT_LE(ncp_residuals(p, b, v).natmap, st.tol);
 }
 
-TEST(JointSchur, DeclinesWithoutJointRowsOrWithLoops) {
+TEST(JointSchur, DeclinesWithoutJointRows) {
   JointSchur js;
-  // box-stack: contact rows only; fourbar-fixed: a kinematic loop, D_jj singular.
-  for (const char* name : {"box-stack", "fourbar-fixed"}) {
-    Scene sc = scene_or_die(name);
-    Simulator sim(sc.model, sc.settings);
-    State s = sc.initial;
+  Scene sc = scene_or_die("box-stack");  // contact rows only
+  Simulator sim(sc.model, sc.settings);
+  State s = sc.initial;
+  ASSERT_TRUE(sim.step(s)) << sim.error();
+  EXPECT_FALSE(js.reduce(sim.problem()));
+}
+
+// walker's loops (36 redundant joint rows) with its feet on the floor: the factorization drops as
+// many pivots as the model has redundant rows, D_S is the Schur complement through D_jj's
+// pseudo-inverse (Eigen's complete orthogonal decomposition, an independent algorithm), and any
+// lambda_c expands to joint impulses that meet every joint row's equation, the redundant ones
+// included: the builder gave them consistent biases (docs/dynamics.md).
+TEST(JointSchur, LoopsRedundantRowsAreDroppedAndTheirEquationsStillHold) {
+  Scene sc = scene_or_die("walker");
+  const ModelSummary summary = summarize_model(sc.model, sc.initial);
+  ASSERT_EQ(summary.redundant_rows, 36);
+  Simulator sim(sc.model, sc.settings);
+  State s = sc.initial;
+  Problem p;
+  for (int k = 0; k < 200 && p.rows_of(RowKind::Contact) == 0; ++k) {  // moving, feet down
     ASSERT_TRUE(sim.step(s)) << sim.error();
-    EXPECT_FALSE(js.reduce(sim.problem())) << name;
+    if (k >= 20) p = sim.problem();
   }
+  ASSERT_GT(p.rows_of(RowKind::Contact), 0);
+  JointDelassus jd;
+  ASSERT_TRUE(jd.factor(p, JointDelassus::kDropPivot));
+  EXPECT_EQ(jd.chol().dropped(), summary.redundant_rows);
+  JointSchur js;
+  ASSERT_TRUE(js.reduce(p));
+  const int nj = p.rows_of(RowKind::Joint), nc = p.nl - nj;
+  ASSERT_EQ(js.reduced().nl, nc);
+  MatX D;
+  p.D.to_dense(D);
+  const MatX Djj = D.topLeftCorner(nj, nj);
+  const Eigen::CompleteOrthogonalDecomposition<MatX> cod(Djj);
+  EXPECT_EQ(cod.rank(), nj - summary.redundant_rows);
+  const VecX x = VecX::LinSpaced(nc, -1.0, 2.0);
+  const VecX want = D.bottomRightCorner(nc, nc) * x -
+                    D.bottomLeftCorner(nc, nj) * cod.solve(D.topRightCorner(nj, nc) * x);
+  VecX got(nc);
+  js.reduced().D.multiply(x.data(), got.data());
+  EXPECT_LE((got - want).cwiseAbs().maxCoeff(), 1e-7 * (1.0 + want.cwiseAbs().maxCoeff()));
+  // v_j lies in D_jj's range: its least-squares residual is round-off.
+  const VecX vj = p.v_f.head(nj);
+  const double scale = 1.0 + vj.cwiseAbs().maxCoeff();
+  EXPECT_LE((Djj * cod.solve(vj) - vj).cwiseAbs().maxCoeff(), 1e-9 * scale);
+  GrowVec full;
+  js.expand(p, x, full);
+  const VecX v = D.topRows(nj) * VecX(full) + vj;
+  EXPECT_LE(v.cwiseAbs().maxCoeff(), 1e-10 * scale);
 }
 
 TEST(FastPath, JointRowsOnlyAreSolvedByTheElimination) {

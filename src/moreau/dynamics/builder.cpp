@@ -54,6 +54,20 @@ ProblemBuilder::ProblemBuilder(const Model& model) : model_(&model) {
   p_.u_minus.resize(6 * nb);
   p_.generalized_force.resize(6 * nb);
   p_.u_free.resize(6 * nb);
+  // A joint whose bodies are already connected (through other joints or the world) closes a loop.
+  std::vector<int> root(nb + 1);  // union-find over the bodies and the world (nb)
+  for (int b = 0; b <= nb; ++b) root[b] = b;
+  auto find = [&](int b) {
+    while (root[b] != b) b = root[b] = root[root[b]];
+    return b;
+  };
+  for (const Joint& j : model.joints()) {
+    const int a = find(j.follower), b = find(j.base >= 0 ? j.base : nb);
+    if (a == b)
+      loops_ = true;
+    else
+      root[a] = b;
+  }
   theta_K_.resize(nb);
   theta_D_.resize(nb);
   theta_on_.resize(nb);
@@ -520,9 +534,39 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
   p_.apply_J(p_.u_free, p_.v_f);
   for (int r = 0; r < nl; ++r) p_.v_f[r] += bias_[r];
   build_delassus(st);
+  if (loops_ && !st.softening.enabled) make_redundant_rows_consistent();
   if (st.softening.enabled) apply_softening(p_, st.softening);
   ax_ = &axes_;  // the caller's may change after the build
   return p_;
+}
+
+// A loop's redundant joint rows are combinations of the others (J_d = B J_k), so any velocity
+// after the step satisfies v_d = B v_k, and the joint equations J u+ + b = 0 have a solution only
+// if the biases do too: v_f's joint part must lie in D_jj's range. Baumgarte's term and the drift
+// compensation above are evaluated row by row on the nonlinear joint functions and break that
+// relation at second order (the drift compensation's curvature, O(dt |u|^2) per row): on ironman
+// every solver then stalls at a natural map that grows with the speed. Each redundant row's v_f is
+// therefore replaced by the combination of the others' that it is, (D_jj D_jj^+ v_j)_d with D_jj^+
+// the inverse on the rows kept by the factorization; a change of the order of that second-order
+// term, while the position projection removes the drift itself (docs/dynamics.md).
+void ProblemBuilder::make_redundant_rows_consistent() {
+  if (!redundant_.factor(p_, JointDelassus::kDropPivot) || redundant_.chol().dropped() == 0) return;
+  const int nj = redundant_.joint_rows(), kj = redundant_.joint_blocks();
+  xj_.resize(p_.nl);
+  scratch_.resize(nj);
+  xj_.head(nj) = p_.v_f.head(nj);
+  xj_.tail(p_.nl - nj).setZero();
+  redundant_.chol().solve(xj_.data(), scratch_.data());  // x = D_jj^+ v_j, 0 on dropped rows
+  for (int i = 0; i < kj; ++i) {
+    const ConstraintBlock& b = p_.blocks[i];
+    bool any = false;
+    for (int r = 0; r < b.size; ++r) any = any || redundant_.chol().dropped_row(i, r);
+    if (!any) continue;
+    double y[6] = {0, 0, 0, 0, 0, 0};  // (D_jj x)_i: joint blocks have at most 6 rows
+    p_.D.multiply_row_add(i, xj_.data(), y);
+    for (int r = 0; r < b.size; ++r)
+      if (redundant_.chol().dropped_row(i, r)) p_.v_f[b.offset + r] = y[r];
+  }
 }
 
 VecX joint_residual(const Model& m, const State& s) {

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "moreau/collision/contact.hpp"
+#include "moreau/dynamics/joint_delassus.hpp"
 #include "moreau/dynamics/joint_kinematics.hpp"
 #include "moreau/dynamics/problem.hpp"
 #include "moreau/dynamics/settings.hpp"
@@ -46,6 +47,7 @@ class ProblemBuilder {
   void add_contact_blocks(const State& s, const std::vector<Contact>& c, const DynamicsSettings& st,
                           double dt);
   void build_delassus(const DynamicsSettings& st);
+  void make_redundant_rows_consistent();
 
   const Model* model_;
   Problem p_;
@@ -64,6 +66,9 @@ class ProblemBuilder {
   std::vector<char> theta_on_;           // per body: K or D non-zero
   // Per joint: the bodies of its follower's subtree (follower first), for stable PD servos.
   std::vector<std::vector<int>> subtree_;
+  bool loops_ = false;       // the joints close a kinematic loop: redundant rows possible
+  JointDelassus redundant_;  // D_jj with the redundant rows dropped
+  GrowVec xj_, scratch_;
 };
 
 // Stacked joint residual f_J(s) (eq. 83), sum m_j rows.

@@ -4,14 +4,13 @@
 #include <cmath>
 #include <limits>
 
-#include "moreau/math/small_cholesky.hpp"
-
 namespace moreau {
 
 namespace {
 
-// X <- X L^-T for X (m x n, column-major, leading dimension ld) and L lower (n x n).
-void solve_right_transpose(const double* L, int n, double* X, int m, int ld) {
+// X <- X L^-T for X (m x n, column-major, leading dimension ld) and L lower (n x n), inv the
+// inverses of L's diagonal (0 for a dropped pivot: X's column k becomes 0).
+void solve_right_transpose(const double* L, const double* inv, int n, double* X, int m, int ld) {
   for (int k = 0; k < n; ++k) {
     double* xk = X + k * ld;
     for (int p = 0; p < k; ++p) {
@@ -19,9 +18,37 @@ void solve_right_transpose(const double* L, int n, double* X, int m, int ld) {
       const double* xp = X + p * ld;
       for (int r = 0; r < m; ++r) xk[r] -= xp[r] * l;
     }
-    const double inv = 1.0 / L[k + k * n];
-    for (int r = 0; r < m; ++r) xk[r] *= inv;
+    for (int r = 0; r < m; ++r) xk[r] *= inv[k];
   }
+}
+
+// In-place Cholesky of a diagonal block A (n x n, lower triangle, column-major) that drops a pivot
+// d <= drop a0[k] (a0: the matrix's diagonal before the factorization): the row is a linear
+// combination of earlier ones to that precision (positive semidefinite A: its column below the
+// pivot is then as small), so L's column k is set to 0 and inv[k] = 0. The solves then give the
+// solution with 0 in the dropped rows. drop = 0: a pivot that is not positive fails. The count of
+// dropped pivots is added to dropped.
+bool cholesky_dropping(double* A, int n, const double* a0, double drop, double* inv, int& dropped) {
+  for (int k = 0; k < n; ++k) {
+    double d = A[k + k * n];
+    for (int p = 0; p < k; ++p) d -= A[k + p * n] * A[k + p * n];
+    if (drop > 0.0 && d <= drop * a0[k]) {
+      for (int i = k; i < n; ++i) A[i + k * n] = 0.0;
+      inv[k] = 0.0;
+      ++dropped;
+      continue;
+    }
+    if (!(d > 0.0)) return false;
+    const double l = std::sqrt(d);
+    A[k + k * n] = l;
+    inv[k] = 1.0 / l;
+    for (int i = k + 1; i < n; ++i) {
+      double s = A[i + k * n];
+      for (int p = 0; p < k; ++p) s -= A[i + p * n] * A[k + p * n];
+      A[i + k * n] = s / l;
+    }
+  }
+  return true;
 }
 
 // x <- L^-1 x (L lower n x n, inv its diagonal's inverses), x with stride 1.
@@ -122,6 +149,7 @@ void BlockCholesky::analyze(const std::vector<int>& sizes, const Pairs& pairs) {
   }
   values_.assign(storage, 0.0);
   inv_.assign(n_, 0.0);
+  a0_.assign(n_, 0.0);
   upd_ptr_.assign(nb + 1, 0);
   upd_x_.clear();
   upd_y_.clear();
@@ -160,22 +188,26 @@ double BlockCholesky::max_diagonal() const {
   return m;
 }
 
-bool BlockCholesky::factor() {
+bool BlockCholesky::factor(double drop) {
   const int nb = num_blocks();
   min_pivot_ = std::numeric_limits<double>::infinity();
   max_pivot_ = 0.0;
+  dropped_ = 0;
   double* v = values_.data();
+  for (int b = 0; b < nb; ++b)
+    for (int k = 0; k < psize_[b]; ++k) a0_[off_[b] + k] = v[diag_[b] + k + k * psize_[b]];
   for (int b = 0; b < nb; ++b) {
     const int sb = psize_[b];
     double* Lbb = v + diag_[b];
-    if (!cholesky_in_place(Lbb, sb)) return false;
+    double* inv = inv_.data() + off_[b];
+    if (!cholesky_dropping(Lbb, sb, a0_.data() + off_[b], drop, inv, dropped_)) return false;
     for (int k = 0; k < sb; ++k) {
+      if (inv[k] == 0.0) continue;  // dropped
       min_pivot_ = std::min(min_pivot_, Lbb[k + k * sb]);
       max_pivot_ = std::max(max_pivot_, Lbb[k + k * sb]);
-      inv_[off_[b] + k] = 1.0 / Lbb[k + k * sb];
     }
     for (int e = col_ptr_[b]; e < col_ptr_[b + 1]; ++e)
-      solve_right_transpose(Lbb, sb, v + val_[e], psize_[row_[e]], psize_[row_[e]]);
+      solve_right_transpose(Lbb, inv, sb, v + val_[e], psize_[row_[e]], psize_[row_[e]]);
     // L_xy -= L_xb L_yb^T (eq. of the right-looking block Cholesky)
     for (int u = upd_ptr_[b]; u < upd_ptr_[b + 1]; ++u) {
       const int ex = upd_x_[u], ey = upd_y_[u];

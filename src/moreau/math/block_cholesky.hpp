@@ -58,9 +58,16 @@ class BlockCholesky {
   }
   // The largest diagonal entry of A (before factor()).
   double max_diagonal() const;
-  bool factor();
-  // The smallest and the largest diagonal entry of L (a conditioning check: their ratio squared
-  // bounds the pivots' ratio).
+  // drop = 0: false on a pivot that is not positive. drop > 0 (positive semidefinite A, e.g. the
+  // Delassus matrix of redundant rows): a pivot d <= drop A_kk is dropped, its row taken as a
+  // combination of the rows before it; L's column is 0 there and the solves give x with 0 in the
+  // dropped rows (for b in A's range, a solution of A x = b). dropped() counts them.
+  bool factor(double drop = 0.0);
+  int dropped() const { return dropped_; }
+  // Whether row r of block i (original numbering) was dropped by the last factor().
+  bool dropped_row(int i, int r) const { return inv_[off_[pos_[i]] + r] == 0.0; }
+  // The smallest and the largest diagonal entry of L, dropped pivots left out (a conditioning
+  // check: their ratio squared bounds the pivots' ratio).
   double min_pivot() const { return min_pivot_; }
   double max_pivot() const { return max_pivot_; }
 
@@ -96,7 +103,9 @@ class BlockCholesky {
   // entry pair (upd_x_[u], upd_y_[u]) of column b, u in [upd_ptr_[b], upd_ptr_[b + 1]).
   std::vector<int> upd_ptr_, upd_x_, upd_y_, upd_tgt_;
   std::vector<double> values_;
-  std::vector<double> inv_;  // 1 / L's diagonal, by permuted row
+  std::vector<double> inv_;  // 1 / L's diagonal (0 where dropped), by permuted row
+  std::vector<double> a0_;   // A's diagonal before factor(), by permuted row
+  int dropped_ = 0;
   double min_pivot_ = 0.0, max_pivot_ = 0.0;
 };
 

@@ -21,42 +21,11 @@ bool JointSchur::factor(const Problem& p) {
   // D_S is dense: past ADMM's dense size (dense_max) the full problem's sparsity is worth more
   // (humanoid100: 3.4x slower with ~220 dense reduced rows than on the full sparse problem).
   if (nc_ > kMaxReducedRows) return false;
-  for (int k = kj_; k < p.num_blocks(); ++k)
-    if (p.blocks[k].kind == RowKind::Joint) return false;  // joints must come first (eq. 67)
-  const BlockSparse& D = p.D;
-  // D_jj's pattern, analyzed again only when it changes (a model's joint rows rarely do).
-  jsizes_.resize(kj_);
-  jpairs_.clear();
-  for (int i = 0; i < kj_; ++i) {
-    jsizes_[i] = p.blocks[i].size;
-    for (int e = D.row_start(i); e < D.row_start(i + 1); ++e)
-      if (D.entry_col(e) < i) jpairs_.push_back({i, D.entry_col(e)});
-  }
-  // One analysis per pattern met (islands of several articulated systems alternate), the oldest
-  // replaced past kPatterns.
-  cur_ = -1;
-  for (size_t k = 0; k < chols_.size() && cur_ < 0; ++k)
-    if (chols_[k].same_pattern(jsizes_, jpairs_)) cur_ = static_cast<int>(k);
-  if (cur_ < 0) {
-    if (static_cast<int>(chols_.size()) < kPatterns) {
-      cur_ = static_cast<int>(chols_.size());
-      chols_.emplace_back();
-    } else {
-      cur_ = next_;
-      next_ = (next_ + 1) % kPatterns;
-    }
-    chols_[cur_].analyze(jsizes_, jpairs_);
-  }
-  BlockCholesky& chol = chols_[cur_];
-  // P D_jj P^T = L L^T, block-sparse (math/block_cholesky.hpp).
-  chol.zero();
-  for (int i = 0; i < kj_; ++i)
-    for (int e = D.row_start(i); e < D.row_start(i + 1); ++e)
-      if (D.entry_col(e) < kj_) chol.add(i, D.entry_col(e), D.entry(e));
-  if (!chol.factor()) return false;
-  // A (near) zero pivot: redundant joint rows (a kinematic loop) make D_jj singular and the
-  // elimination ill-posed; the caller solves the full problem instead.
-  const double lmax = chol.max_pivot(), lmin = chol.min_pivot();
+  if (!jd_.factor(p, JointDelassus::kDropPivot)) return false;
+  // The redundant rows of a loop are dropped; a kept pivot far below the largest (D_jj
+  // ill-conditioned beyond its redundancy) would make the elimination imprecise: the caller then
+  // solves the full problem.
+  const double lmax = jd_.chol().max_pivot(), lmin = jd_.chol().min_pivot();
   factored_ = lmax > 0.0 && lmin * lmin > 1e-12 * lmax * lmax;
   return factored_;
 }
@@ -64,7 +33,7 @@ bool JointSchur::factor(const Problem& p) {
 void JointSchur::reduce_factored(const Problem& p) {
   assert(factored_);
   const BlockSparse& D = p.D;
-  BlockCholesky& chol = chols_[cur_];
+  const BlockCholesky& chol = jd_.chol();
   // W = L^-1 P D_jc, block by block along the elimination tree (a column reaches the joints
   // between its bodies and the root), then D_S = D_cc - W^T W and v_S = v_c - W^T L^-1 P v_j.
   const int ncb = p.num_blocks() - kj_;
@@ -166,7 +135,7 @@ void JointSchur::expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lamb
   lambda.tail(nc_) = lambda_c;
   rj_.resize(nj_);
   yj_.resize(nj_);
-  const BlockCholesky& chol = chols_[cur_];
+  const BlockCholesky& chol = jd_.chol();
   // lambda_j = -D_jj^-1 (v_j + D_jc lambda_c), then one step of iterative refinement against the
   // residual r = D_jj lambda_j + D_jc lambda_c + v_j (both from D's joint rows: lambda_j = 0 in
   // the first, which reads D_jc only).

@@ -9,10 +9,15 @@
 // in lambda_c (Schur complement; Baraff 1996 eliminates the same rows along the tree). Its velocity
 // D_S lambda_c + v_S equals the full problem's on those rows, so its natural map is the full one's
 // there; the joint rows' natural map is the residual of the equation, checked by the caller.
+// A kinematic loop makes D_jj singular; its redundant rows are dropped from the factorization
+// (dynamics/joint_delassus.hpp), D_jj^-1 becoming the inverse on the other rows. That solves the
+// equation wherever it has a solution (v_j in D_jj's range: the builder makes the redundant rows'
+// biases consistent, docs/dynamics.md), and D_S is the same for every such choice, since D_jc's
+// columns lie in that range.
 #include <vector>
 
+#include "moreau/dynamics/joint_delassus.hpp"
 #include "moreau/dynamics/problem.hpp"
-#include "moreau/math/block_cholesky.hpp"
 
 namespace moreau {
 
@@ -21,8 +26,8 @@ class JointSchur {
   // The largest reduced problem built: D_S is dense (docs/performance.md, "The fast path").
   static constexpr int kMaxReducedRows = 128;
   // Builds reduced() from p. False when it does not apply: no joint rows, more than
-  // kMaxReducedRows other rows, softening (R set), or D_jj not positive definite to working
-  // precision.
+  // kMaxReducedRows other rows, softening (R set), or D_jj, its redundant rows dropped, not
+  // positive definite to working precision.
   bool reduce(const Problem& p);
   // reduce() in two stages: factor() checks that the elimination applies and factors D_jj (enough
   // for expand()); reduce_factored() then builds reduced(), only after a factor(p) that returned
@@ -44,15 +49,9 @@ class JointSchur {
   void expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lambda);
 
  private:
-  int nj_ = 0, nc_ = 0, kj_ = 0;  // joint rows, other rows, joint blocks
-  bool factored_ = false;         // the last factor() returned true
-  // Joint-block patterns whose analysis is kept. A pattern not met before (islands of robots that
-  // merge) is analyzed in its step, which then allocates.
-  static constexpr int kPatterns = 8;
-  std::vector<BlockCholesky> chols_;  // P D_jj P^T = L L^T (math/block_cholesky.hpp), by pattern
-  int cur_ = 0, next_ = 0;            // the last factor()'s, the next to be replaced
-  std::vector<int> jsizes_;           // the joint blocks' sizes and couplings: the pattern
-  BlockCholesky::Pairs jpairs_;
+  int nj_ = 0, nc_ = 0, kj_ = 0;   // joint rows, other rows, joint blocks
+  bool factored_ = false;          // the last factor() returned true
+  JointDelassus jd_;               // P D_jj P^T = L L^T, the redundant rows dropped
   GrowMat Wt_;                     // (L^-1 P D_jc)^T, nc x nj: D_cj D_jj^-1 D_jc = Wt Wt^T
   std::vector<int> wlo_, whi_;     // per joint block: the range of W's nonzero columns
   std::vector<int> coff_, csize_;  // the other blocks' offsets and sizes in lambda_c
