@@ -32,7 +32,7 @@ struct BenchOptions {
   double dt = 0.0, tol = 1e-6, duration = 0.0;
   int max_iters = 1000, max_samples = 0, jobs = -1;  // -1: 1, or all cores with --quick
   bool quick = false, no_warm = false, no_cold = false, traces = true, quiet = false,
-       no_pictures = false;
+       no_pictures = false, no_default_path = false;
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -165,15 +165,19 @@ void run_bench(BenchOptions o) {
   cs.max_samples = o.max_samples;
   cs.stop = interrupted;
   std::vector<std::string> notes;
+  std::vector<bench::DefaultPathRun> default_runs;  // by system; empty entries not run
   {
     // Each system's simulation is independent: they run on `jobs` threads, and their samples are
     // taken in the order of `systems`, so the result does not depend on the thread count.
     std::vector<std::optional<Result<std::vector<bench::Sample>>>> recorded(systems.size());
+    default_runs.resize(systems.size());
     ProgressBar bar(static_cast<int64_t>(systems.size()), !o.quiet, "systems recorded");
     bench::parallel_for(
         static_cast<int>(systems.size()), o.jobs,
         [&](int i, int) {
-          if (!interrupted()) recorded[i] = bench::collect_samples(systems[i], cs);
+          if (interrupted()) return;
+          recorded[i] = bench::collect_samples(systems[i], cs);
+          if (!o.no_default_path) default_runs[i] = bench::run_default_path(systems[i], cs);
         },
         [&bar](int done, int) { bar.update(done, 0.0); });
     bar.finish();
@@ -243,6 +247,10 @@ void run_bench(BenchOptions o) {
   in.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   in.solve_s = solve_s;
   in.notes = notes;
+  std::vector<bench::DefaultPathRun> ran;
+  for (const bench::DefaultPathRun& d : default_runs)
+    if (!d.system.empty()) ran.push_back(d);
+  in.default_runs = &ran;
   if (!o.no_pictures) {
     const SystemsPicture pic = write_systems_picture(system_names, o.out);
     in.systems_figure = pic.file;
@@ -305,6 +313,9 @@ void add_bench(CLI::App& app, int argc, char** argv) {
   cmd->add_flag("--no-warm", o->no_warm, "cold starts only");
   cmd->add_flag("--no-cold", o->no_cold, "warm starts only");
   cmd->add_flag("--quiet", o->quiet, "no progress bar");
+  cmd->add_flag("--no-default-path", o->no_default_path,
+                "no run of each system on the default path (the report's table of steps "
+                "unconverged)");
   cmd->add_flag("--no-pictures", o->no_pictures,
                 "no plots/systems.png (the systems drawn by headless Chromium, docs/viewer.md)");
   cmd->callback([o] { run_bench(*o); });

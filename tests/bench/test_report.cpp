@@ -218,6 +218,35 @@ TEST(BenchReport, WritesEveryFile) {
   fs::remove_all(dir);
 }
 
+// The default path's table: one row per run, its counts as given; summary.json's default_path.
+TEST(BenchReport, DefaultPathTableListsEverySystemsUnconvergedSteps) {
+  const fs::path dir = fresh_dir("report_default_path");
+  Fixture f;
+  make_fixture(f, dir);
+  std::vector<DefaultPathRun> runs(2);
+  runs[0] = {"box-on-plane", "admm-ncp-sa", true, 500, 0, -1, 0.01, ""};
+  runs[1] = {"arm7d", "nbgs-exact", false, 300, 7, 42, 0.3, "step 300: diverged"};
+  f.in.default_runs = &runs;
+  const auto err = write_report(f.in);
+  ASSERT_FALSE(err.has_value()) << err->message();
+  const std::string md = read(dir / "report.md");
+  EXPECT_NE(md.find("## Steps unconverged on the default path"), std::string::npos);
+  EXPECT_NE(md.find("| box-on-plane | admm-ncp-sa | on | 500 | 0 | - | 20.0 us |"),
+            std::string::npos);
+  EXPECT_NE(md.find("| arm7d | nbgs-exact | off | 300 | 7 | 42 | 1000.0 us |"), std::string::npos);
+  EXPECT_NE(md.find("ended early: step 300: diverged"), std::string::npos);
+  const auto j = nlohmann::json::parse(read(dir / "summary.json"));
+  ASSERT_EQ(j["default_path"].size(), 2u);
+  EXPECT_EQ(j["default_path"][1]["unconverged"], 7);
+  EXPECT_EQ(j["default_path"][1]["first_unconverged"], 42);
+  EXPECT_EQ(j["default_path"][0]["fast_path"], true);
+  // Without runs, no table.
+  Fixture g;
+  make_fixture(g, fresh_dir("report_no_default_path"));
+  ASSERT_FALSE(write_report(g.in).has_value());
+  EXPECT_EQ(read(fs::path(g.in.out_dir) / "report.md").find("default path"), std::string::npos);
+}
+
 TEST(BenchReport, UnwritableDirectoryIsAnError) {
   const fs::path dir = fresh_dir("report_err");
   std::ofstream(dir / "file") << "x";

@@ -5,12 +5,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <set>
 
 #include "moreau/bench/bench.hpp"
 #include "moreau/io/fclib.hpp"
+#include "moreau/io/scene.hpp"
+#include "moreau/scenes/builtin.hpp"
 
 using namespace moreau;
 using namespace moreau::bench;
@@ -284,4 +287,35 @@ TEST(BenchSuiteSlow, EverySuiteSceneCollectsWithDefaults) {
     for (const Sample& x : *s) seen.insert(x.info.category);
   }
   EXPECT_EQ(seen.size(), static_cast<size_t>(kNumCategories - 1));
+}
+
+// The default path's count: a step stopped at the iteration cap is unconverged. fourbar-fixed
+// with the scene's settings converges every step; the same scene written with 2 iterations per
+// step and the full solve (a scene file's settings.solver_settings.max_iters and
+// settings.fast_path) leaves its steps above tol.
+TEST(BenchDefaultPath, CountsStepsAtTheCapAsUnconverged) {
+  CollectSettings cs = short_run(0.05);
+  const DefaultPathRun ok = run_default_path("fourbar-fixed", cs);
+  EXPECT_EQ(ok.system, "fourbar-fixed");
+  EXPECT_TRUE(ok.error.empty()) << ok.error;
+  EXPECT_TRUE(ok.fast_path);
+  EXPECT_EQ(ok.steps, 50);
+  EXPECT_EQ(ok.unconverged, 0);
+  EXPECT_EQ(ok.first_unconverged, -1);
+
+  Result<Scene> sc = make_builtin_scene("fourbar-fixed");
+  ASSERT_TRUE(sc);
+  sc->settings.solver_settings.max_iters = 2;
+  sc->settings.fast_path = false;
+  const fs::path file = temp_dir("default_path") / "capped.json";
+  std::ofstream(file) << scene_to_json(*sc);
+  const DefaultPathRun capped = run_default_path(file.string(), cs);
+  EXPECT_TRUE(capped.error.empty()) << capped.error;
+  EXPECT_FALSE(capped.fast_path);
+  EXPECT_EQ(capped.steps, 50);
+  EXPECT_GT(capped.unconverged, 0);
+  EXPECT_GE(capped.first_unconverged, 0);
+  const DefaultPathRun missing = run_default_path("no-such-system", cs);
+  EXPECT_FALSE(missing.error.empty());
+  EXPECT_EQ(missing.steps, 0);
 }

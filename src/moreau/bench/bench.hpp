@@ -110,6 +110,21 @@ struct CollectSettings {
 Result<std::vector<Sample>> collect_samples(const std::string& scene, const CollectSettings& cs,
                                             const std::function<void(int, int)>& progress = {});
 
+// One system run on the default path: its scene's settings as `moreau simulate` uses them (the
+// fast path where the scene has it on), with the dt, duration and solver overrides of cs; every
+// step's solve status counted. A step stopped at the iteration cap is unconverged.
+struct DefaultPathRun {
+  std::string system;
+  std::string solver;
+  bool fast_path = false;
+  int steps = 0;               // steps completed
+  int unconverged = 0;         // steps with constraint rows whose solve did not converge
+  int first_unconverged = -1;  // the first such step
+  double wall_s = 0.0;         // the stepping loop's wall time
+  std::string error;           // why the run ended early ("" when it did not)
+};
+DefaultPathRun run_default_path(const std::string& scene, const CollectSettings& cs);
+
 // Reads samples from disk: a .mprob Problem dump or an FCLib HDF5 file (every problem in it).
 Result<std::vector<Sample>> load_samples(const std::string& path);
 // Writes each sample as DIR/<system>-<step>.mprob, and the contact-only ones also as FCLib local
@@ -196,6 +211,8 @@ struct ReportInput {
   double solve_s = 0.0;      // sum of solve times
   std::vector<std::string>
       notes;  // shown under the settings (e.g. systems whose simulation failed)
+  // The recorded systems run on the default path (empty: not run, no table).
+  std::vector<DefaultPathRun> const* default_runs = nullptr;
   // The picture of the systems (docs/viewer.md): a file name under plots/ ("" when none), or
   // why there is none.
   std::string systems_figure, systems_figure_note;

@@ -90,6 +90,19 @@ std::string summary_json(const ReportInput& in, const std::vector<Aggregate>& ag
                    {"success", "converged and r_natmap <= tol, finite metrics"},
                    {"time_quartiles", "over every run (failures included)"},
                    {"residual_quartiles", "over the finite values"}};
+  if (in.default_runs != nullptr) {
+    json dp = json::array();
+    for (const DefaultPathRun& d : *in.default_runs)
+      dp.push_back({{"system", d.system},
+                    {"solver", d.solver},
+                    {"fast_path", d.fast_path},
+                    {"steps", d.steps},
+                    {"unconverged", d.unconverged},
+                    {"first_unconverged", d.first_unconverged},
+                    {"wall_s", d.wall_s},
+                    {"error", d.error}});
+    j["default_path"] = std::move(dp);
+  }
   json aggs = json::array();
   for (const Aggregate& a : aggregates) aggs.push_back(aggregate_json(a));
   j["aggregates"] = std::move(aggs);

@@ -120,6 +120,28 @@ std::string report_markdown(const ReportInput& in, const std::vector<Aggregate>&
   else if (!in.systems_figure_note.empty())
     o += "## The systems\n\n*" + in.systems_figure_note + "*\n\n";
 
+  if (in.default_runs != nullptr && !in.default_runs->empty()) {
+    o += "## Steps unconverged on the default path\n\n"
+         "Each system run again as `moreau simulate NAME` runs it (its scene's solver, tolerance "
+         "and fast path, with this run's dt and duration overrides): a step whose solve ends above "
+         "the tolerance, at the iteration cap included, is unconverged. Time per step is the "
+         "stepping loop's wall time over its steps (systems ran in parallel on `--jobs` "
+         "threads).\n\n"
+         "| system | solver | fast path | steps | unconverged | first unconverged step | "
+         "time per step |\n|---|---|---|---:|---:|---:|---:|\n";
+    for (const DefaultPathRun& d : *in.default_runs) {
+      const std::string first =
+          d.first_unconverged >= 0 ? std::to_string(d.first_unconverged) : "-";
+      const std::string per_step =
+          d.steps > 0 ? fixed(1e6 * d.wall_s / d.steps, "%.1f") + " us" : "-";
+      o += "| " + cell(d.system) + " | " + d.solver + " | " + (d.fast_path ? "on" : "off") + " | " +
+           std::to_string(d.steps) + " | " + std::to_string(d.unconverged) + " | " + first + " | " +
+           per_step + " |\n";
+      if (!d.error.empty()) o += "| | ended early: " + cell(d.error) + " | | | | | |\n";
+    }
+    o += "\n";
+  }
+
   o += "## Which solver wins where\n\n";
   o += std::string("Best solver per scope (") + start +
        " start): highest success rate, then lowest median solve time (median over all its runs "

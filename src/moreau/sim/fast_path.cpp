@@ -14,8 +14,11 @@ FastPath::FastPath(const SimSettings& settings)
       newton_settings_(settings.solver_settings),  // tol and nsn's parameters
       newton_(settings.fast_path_newton),
       cold_rows_(settings.fast_path_cold_rows),
+      rescue_settings_(settings.solver_settings),
+      rescue_rows_(settings.fast_path_rescue > 0 ? settings.fast_path_rescue_rows : 0),
       takes_(takes(settings.solver, settings.solver_settings)) {
   newton_settings_.max_iters = newton_;
+  rescue_settings_.max_iters = settings.fast_path_rescue;
 }
 
 bool FastPath::takes(const std::string& solver, const SolverSettings& st) {
@@ -163,8 +166,8 @@ bool FastPath::solve_reduced(const Problem& r, SolverWorkspace& ws, int& newton_
   double best = std::numeric_limits<double>::infinity();  // the lowest natural map nsn reached
   // nsn from `start`: true when it converged (answer in schur_sol_); otherwise its best iterate
   // becomes schur_warm_ if it is the best so far.
-  auto newton = [&](const WarmStart& start) {
-    if (!moreau::solve("nsn", r, newton_settings_, start, ws, newton_sol_)) return false;
+  auto newton = [&](const WarmStart& start, const SolverSettings& st) {
+    if (!moreau::solve("nsn", r, st, start, ws, newton_sol_)) return false;
     newton_iters += newton_sol_.iterations;
     newton_time += newton_sol_.iteration_time_s;
     if (newton_sol_.status == SolveStatus::Converged) {
@@ -179,7 +182,8 @@ bool FastPath::solve_reduced(const Problem& r, SolverWorkspace& ws, int& newton_
     return false;
   };
   const bool cold_retry = use_newton && !schur_warm_.empty() && r.nl <= cold_rows_;
-  if (use_newton && (newton(schur_warm_) || (cold_retry && newton(cold_start_)))) {
+  if (use_newton && (newton(schur_warm_, newton_settings_) ||
+                     (cold_retry && newton(cold_start_, newton_settings_)))) {
     schur_sol_.iterations = 0;
     schur_sol_.fallbacks = 0;
     schur_sol_.iteration_time_s = newton_time;
@@ -193,7 +197,16 @@ bool FastPath::solve_reduced(const Problem& r, SolverWorkspace& ws, int& newton_
     // A polish, then (where the cold retry above did not run) nsn from zero: a warm start in the
     // wrong stick-slip pattern can trap it where a cold start is not. Each counts only if it
     // converges.
-    if (!newton(schur_warm_) && !cold_retry) newton(cold_start_);
+    bool done = newton(schur_warm_, newton_settings_) ||
+                (!cold_retry && newton(cold_start_, newton_settings_));
+    // The rescue (SimSettings::fast_path_rescue): nsn from zero with a larger budget, then with a
+    // 100x smaller proximal term.
+    if (!done && r.nl <= rescue_rows_) {
+      rescue_settings_.nsn.prox = settings_.nsn.prox;
+      done = newton(cold_start_, rescue_settings_);
+      rescue_settings_.nsn.prox = 1e-2 * settings_.nsn.prox;
+      if (!done) newton(cold_start_, rescue_settings_);
+    }
   }
   schur_sol_.iteration_time_s += newton_time;
   return true;

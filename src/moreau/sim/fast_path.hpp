@@ -53,7 +53,9 @@ class FastPath {
   std::string solver_;
   SolverSettings settings_;         // the step's solver's
   SolverSettings newton_settings_;  // nsn's attempt (SimSettings::fast_path_newton)
+  SolverSettings rescue_settings_;  // nsn's rescue (SimSettings::fast_path_rescue)
   int newton_ = 0, cold_rows_ = 0;  // SimSettings::fast_path_newton, fast_path_cold_rows
+  int rescue_rows_ = 0;             // SimSettings::fast_path_rescue_rows
   bool takes_ = false;              // takes(solver_, settings_)
   Islands islands_;                 // the split of the Problem
   Problem island_;                  // one island, extracted

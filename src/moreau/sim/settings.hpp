@@ -54,7 +54,7 @@ struct SimSettings {
   // Fast path (docs/performance.md, "The fast path"): solve the limit and contact rows on the
   // Schur complement of the joint rows (sim/joint_schur.hpp) and expand the answer to the full
   // impulse, judged by the full problem's natural map. NCP solvers other than sap; a CCP solver
-  // (solves_ccp), a Problem with softening or redundant joint rows goes full. On by default
+  // (solves_ccp) or a Problem with softening goes full. On by default
   // (off: `moreau simulate --no-fast-path`, Python fast_path=False); `moreau bench` records its
   // samples and `moreau experiment` runs its solvers on the full solve; the papers' scenes
   // (ball-stack, balls-in-cube, painleve, point-mass, spring-cylinder, clutter) set it off to
@@ -71,6 +71,13 @@ struct SimSettings {
   // and limits differed can mislead Newton where zero does not (docs/performance.md). Above it
   // a cold Newton solve costs more than the step's solver. 0: no cold retry.
   int fast_path_cold_rows = 48;
+  // Where all of the above leave a reduced NCP of at most fast_path_rescue_rows rows above tol,
+  // nsn from zero with up to this many iterations, then the same with a 100x smaller proximal
+  // term: stick-slip transitions of redundant contacts (a foot's four corners) stall nsn near 1e-8
+  // for hundreds of iterations, and which proximal term gets out first varies from step to step
+  // (docs/performance.md, "The rescue"). 0: none.
+  int fast_path_rescue = 1000;
+  int fast_path_rescue_rows = 96;
 };
 
 }  // namespace moreau

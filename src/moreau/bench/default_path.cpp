@@ -1,0 +1,54 @@
+// The default path's convergence per system (docs/benchmark.md, "Steps unconverged on the default
+// path"): the scene run as `moreau simulate NAME` runs it, every step's status counted.
+#include <chrono>
+#include <cmath>
+
+#include "moreau/bench/bench.hpp"
+#include "moreau/scenes/builtin.hpp"
+#include "moreau/sim/simulator.hpp"
+
+namespace moreau::bench {
+
+DefaultPathRun run_default_path(const std::string& scene, const CollectSettings& cs) {
+  DefaultPathRun run;
+  run.system = scene;
+  Result<Scene> loaded = load_scene(scene);
+  if (!loaded) {
+    run.error = loaded.error().message();
+    return run;
+  }
+  Scene& sc = *loaded;
+  if (!sc.name.empty()) run.system = sc.name;
+  if (cs.dt > 0.0) sc.settings.dt = cs.dt;
+  if (cs.duration > 0.0) sc.duration = cs.duration;
+  if (!cs.sim_solver.empty()) sc.settings.solver = cs.sim_solver;
+  run.solver = sc.settings.solver;
+  run.fast_path = sc.settings.fast_path;
+  if (!(sc.settings.dt > 0.0) || !std::isfinite(sc.settings.dt)) {
+    run.error = "dt must be > 0";
+    return run;
+  }
+  const int steps = static_cast<int>(std::llround(sc.duration / sc.settings.dt));
+  Simulator sim(sc.model, sc.settings);
+  State s = sc.initial;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int k = 0; k < steps; ++k) {
+    if (cs.stop && cs.stop()) {
+      run.error = "stopped";
+      break;
+    }
+    if (!sim.step(s)) {
+      run.error = "step " + std::to_string(k) + ": " + sim.error();
+      break;
+    }
+    ++run.steps;
+    if (sim.problem().nl > 0 && !sim.solution().converged()) {
+      if (run.unconverged == 0) run.first_unconverged = k;
+      ++run.unconverged;
+    }
+  }
+  run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return run;
+}
+
+}  // namespace moreau::bench
