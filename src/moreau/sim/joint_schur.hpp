@@ -24,7 +24,7 @@ namespace moreau {
 class JointSchur {
  public:
   // The largest reduced problem built: D_S is dense (docs/performance.md, "The fast path").
-  static constexpr int kMaxReducedRows = 128;
+  static constexpr int kMaxReducedRows = 192;
   // Builds reduced() from p. False when it does not apply: no joint rows, more than
   // kMaxReducedRows other rows, softening (R set), or D_jj, its redundant rows dropped, not
   // positive definite to working precision.

@@ -77,7 +77,7 @@ struct SimSettings {
   // for hundreds of iterations, and which proximal term gets out first varies from step to step
   // (docs/performance.md, "The rescue"). 0: none.
   int fast_path_rescue = 1000;
-  int fast_path_rescue_rows = 96;
+  int fast_path_rescue_rows = 192;
 };
 
 }  // namespace moreau
