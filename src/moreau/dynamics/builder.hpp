@@ -48,6 +48,7 @@ class ProblemBuilder {
                           double dt);
   void build_delassus(const DynamicsSettings& st);
   void make_redundant_rows_consistent();
+  void implicit_rotation(const State& s, int i, double dt);
 
   const Model* model_;
   Problem p_;
