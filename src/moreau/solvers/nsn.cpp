@@ -449,7 +449,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
     // cycle between stick and slip, the nonmonotone search accepting each (humanoid100: natural map
     // 2e-5 <-> 3e-4 for 60 iterations); a larger proximal term damps them (eps 1e-3 max A_ii: 4
     // iterations). With prox = 0 there is no term to grow. docs/solvers.md ("nsn") and
-    // docs/performance.md ("Collision at scale, a stall rule, ...").
+    // docs/performance.md ("Newton on the reduced problem").
     if (S.stall_window > 0) {
       if (res < 0.1 * stall_best) stall_best = res, stall_it = it;
       if (it - stall_it >= S.stall_window) {
