@@ -144,3 +144,27 @@ TEST(FastPath, RescueSettlesAStickSlipStepTheOthersLeaveAboveTol) {
   EXPECT_TRUE(with.converged()) << with.residual;
   EXPECT_LE(natural_map(p, with.lambda), st.solver_settings.tol);
 }
+
+// tests/data/problems/bdx_nsn_stall.mprob: a step of bdx's gait (100 s run, step 60543), 70 joint
+// rows and 27 limit and contact rows, where nsn stalls (3e-6 after 20,000 iterations from zero)
+// and admm-ncp-sa from zero needs about 5200 iterations, past its cap of 1000. The
+// rescue's last try, the step's solver on from its answer with 10x its budget, converges it.
+TEST(FastPath, RescueRunsTheStepsSolverLongerWhereNewtonStalls) {
+  const Result<Problem> loaded =
+      load_problem(std::string(MOREAU_SOURCE_DIR) + "/tests/data/problems/bdx_nsn_stall.mprob");
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  const Problem& p = *loaded;
+  ASSERT_EQ(p.rows_of(RowKind::Joint), 70);
+  SimSettings st;
+  SimSettings off = st;
+  off.fast_path_rescue = 0;
+  SolverWorkspace ws;
+  Solution without, with;
+  WarmStart w0, w1;
+  FastPath plain(off), rescued(st);
+  ASSERT_TRUE(plain.solve(p, w0, ws, without));
+  EXPECT_FALSE(without.converged()) << without.residual;
+  ASSERT_TRUE(rescued.solve(p, w1, ws, with));
+  EXPECT_TRUE(with.converged()) << with.residual;
+  EXPECT_LE(natural_map(p, with.lambda), st.solver_settings.tol);
+}

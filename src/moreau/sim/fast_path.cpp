@@ -15,10 +15,11 @@ FastPath::FastPath(const SimSettings& settings)
       newton_(settings.fast_path_newton),
       cold_rows_(settings.fast_path_cold_rows),
       rescue_settings_(settings.solver_settings),
+      long_settings_(settings.solver_settings),
       rescue_rows_(settings.fast_path_rescue > 0 ? settings.fast_path_rescue_rows : 0),
       takes_(takes(settings.solver, settings.solver_settings)) {
   newton_settings_.max_iters = newton_;
-  rescue_settings_.max_iters = settings.fast_path_rescue;
+  rescue_iters_ = settings.fast_path_rescue;
 }
 
 bool FastPath::takes(const std::string& solver, const SolverSettings& st) {
@@ -199,13 +200,35 @@ bool FastPath::solve_reduced(const Problem& r, SolverWorkspace& ws, int& newton_
     // converges.
     bool done = newton(schur_warm_, newton_settings_) ||
                 (!cold_retry && newton(cold_start_, newton_settings_));
-    // The rescue (SimSettings::fast_path_rescue): nsn from zero with a larger budget, then with a
-    // 100x smaller proximal term.
+    // The rescue (SimSettings::fast_path_rescue): nsn from zero with a larger budget, then nsn
+    // from zero with another proximal term or block scale (a third of the budget each), then the
+    // step's solver on from its answer with 10x its budget.
     if (!done && r.nl <= rescue_rows_) {
-      rescue_settings_.nsn.prox = settings_.nsn.prox;
-      done = newton(cold_start_, rescue_settings_);
-      rescue_settings_.nsn.prox = 1e-2 * settings_.nsn.prox;
-      if (!done) newton(cold_start_, rescue_settings_);
+      struct Variant {
+        double prox, rho;  // factors on the step's nsn settings
+        int divisor;       // of the rescue's budget
+      };
+      static constexpr Variant kVariants[] = {
+          {1.0, 1.0, 1}, {1e-2, 1.0, 3}, {1.0, 10.0, 3}, {1e2, 1.0, 3}, {1.0, 0.1, 3}};
+      for (const Variant& v : kVariants) {
+        if (done) break;
+        rescue_settings_.nsn.prox = std::min(1.0, v.prox * settings_.nsn.prox);
+        rescue_settings_.nsn.rho_scale = v.rho * settings_.nsn.rho_scale;
+        rescue_settings_.max_iters = std::max(1, rescue_iters_ / v.divisor);
+        done = newton(cold_start_, rescue_settings_);
+      }
+      if (!done) {
+        long_settings_.max_iters = 10 * settings_.max_iters;
+        schur_warm_.lambda = schur_sol_.lambda;
+        if (moreau::solve(solver_, r, long_settings_, schur_warm_, ws, newton_sol_)) {
+          schur_sol_.iterations += newton_sol_.iterations;
+          newton_time += newton_sol_.iteration_time_s;
+          if (newton_sol_.status == SolveStatus::Converged) {
+            schur_sol_.lambda = newton_sol_.lambda;
+            schur_sol_.status = SolveStatus::Converged;
+          }
+        }
+      }
     }
   }
   schur_sol_.iteration_time_s += newton_time;

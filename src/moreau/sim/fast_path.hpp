@@ -54,8 +54,10 @@ class FastPath {
   SolverSettings settings_;         // the step's solver's
   SolverSettings newton_settings_;  // nsn's attempt (SimSettings::fast_path_newton)
   SolverSettings rescue_settings_;  // nsn's rescue (SimSettings::fast_path_rescue)
+  SolverSettings long_settings_;    // the rescue's last try: the step's solver, 10x its budget
   int newton_ = 0, cold_rows_ = 0;  // SimSettings::fast_path_newton, fast_path_cold_rows
   int rescue_rows_ = 0;             // SimSettings::fast_path_rescue_rows
+  int rescue_iters_ = 0;            // SimSettings::fast_path_rescue
   bool takes_ = false;              // takes(solver_, settings_)
   Islands islands_;                 // the split of the Problem
   Problem island_;                  // one island, extracted

@@ -72,10 +72,12 @@ struct SimSettings {
   // a cold Newton solve costs more than the step's solver. 0: no cold retry.
   int fast_path_cold_rows = 48;
   // Where all of the above leave a reduced NCP of at most fast_path_rescue_rows rows above tol,
-  // nsn from zero with up to this many iterations, then the same with a 100x smaller proximal
-  // term: stick-slip transitions of redundant contacts (a foot's four corners) stall nsn near 1e-8
-  // for hundreds of iterations, and which proximal term gets out first varies from step to step
-  // (docs/performance.md, "The rescue"). 0: none.
+  // nsn from zero with up to this many iterations; then from zero with its proximal term 100x
+  // smaller, its block scale 10x larger, the term 100x larger, the scale 10x smaller (a third of
+  // this each); then the step's solver on from its answer with 10x its max_iters. Stick-slip
+  // transitions of redundant contacts (a foot's four corners) stall nsn near 1e-8 for hundreds of
+  // iterations, and which variant gets out first varies from step to step (docs/performance.md,
+  // "The rescue"). 0: none.
   int fast_path_rescue = 1000;
   int fast_path_rescue_rows = 192;
 };
