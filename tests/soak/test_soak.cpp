@@ -35,7 +35,10 @@ const SoakCase kCases[] = {
     {"nunchuk", 1000000, {1e-4, 5e-3}},  // 2.3 mm measured over 1e5 steps
     {"fourbar-fixed", 1000000, {1e-4, 2e-3}},
     {"fourbar-free", 1000000, {1e-4, 2e-3}},
-    {"arm7d", 100000, {1e-4, 1e-2}},  // 3.9 mm over 1e4 steps
+    // 3.9 mm of penetration over 1e4 steps. The link spinning at 35 rad/s strikes at step 122 and
+    // the step breaks joint6 by 1.9 mm (second order in the step's velocity jump); the projection
+    // closes at most max_joint_correction (1 mm) a step, so 0.9 mm remain for one step.
+    {"arm7d", 100000, {2.5e-3, 1e-2}},
     {"quadruped", 100000, {1e-4, 5e-3}},
     {"bdx", 100000, {1e-4, 5e-3}},
     {"lima", 100000, {1e-4, 5e-3}},

@@ -113,7 +113,7 @@ bool FastPath::solve_island(const Problem& q, const WarmStart& warm, SolverWorks
     schur_sol_.iterations = 0;
     schur_sol_.fallbacks = 0;
     schur_sol_.iteration_time_s = 0.0;
-  } else if (!solve_reduced(r, ws, newton_iters)) {
+  } else if (!solve_reduced(r, eliminate, ws, newton_iters)) {
     return false;
   }
   if (eliminate)
@@ -160,7 +160,8 @@ bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool elimin
 // few Newton iterations. Where it does not, the step's solver runs from nsn's best iterate, and
 // where that stops at its iteration cap, nsn polishes its answer. False when the step's solver
 // fails or diverges (the caller then solves the full problem).
-bool FastPath::solve_reduced(const Problem& r, SolverWorkspace& ws, int& newton_iters) {
+bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace& ws,
+                             int& newton_iters) {
   // nsn's Newton system is dense: past the elimination's size limit, the step's solver alone.
   const bool use_newton = newton_ > 0 && r.nl <= JointSchur::kMaxReducedRows;
   double newton_time = 0.0;
@@ -202,8 +203,10 @@ bool FastPath::solve_reduced(const Problem& r, SolverWorkspace& ws, int& newton_
                 (!cold_retry && newton(cold_start_, newton_settings_));
     // The rescue (SimSettings::fast_path_rescue): nsn from zero with a larger budget, then nsn
     // from zero with another proximal term or block scale (a third of the budget each), then the
-    // step's solver on from its answer with 10x its budget.
-    if (!done && r.nl <= rescue_rows_) {
+    // step's solver on from its answer with 10x its budget. Only on a mechanism's reduced NCP:
+    // on a pile's contact-only island neither converges within such budgets, and the rescue would
+    // only multiply the step's time (docs/performance.md, "The rescue").
+    if (!done && eliminated && r.nl <= rescue_rows_) {
       struct Variant {
         double prox, rho;  // factors on the step's nsn settings
         int divisor;       // of the rescue's budget

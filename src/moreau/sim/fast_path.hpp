@@ -46,7 +46,7 @@ class FastPath {
   };
   bool solve_island(const Problem& q, const WarmStart& warm, SolverWorkspace& ws, GrowVec& lambda,
                     IslandStats& stats);
-  bool solve_reduced(const Problem& r, SolverWorkspace& ws, int& newton_iters);
+  bool solve_reduced(const Problem& r, bool eliminated, SolverWorkspace& ws, int& newton_iters);
   bool warm_answers(const Problem& q, const WarmStart& warm, bool eliminated, GrowVec& lambda,
                     double& natmap);
 

@@ -71,7 +71,8 @@ struct SimSettings {
   // and limits differed can mislead Newton where zero does not (docs/performance.md). Above it
   // a cold Newton solve costs more than the step's solver. 0: no cold retry.
   int fast_path_cold_rows = 48;
-  // Where all of the above leave a reduced NCP of at most fast_path_rescue_rows rows above tol,
+  // Where all of the above leave a reduced NCP (joint rows eliminated) of at most
+  // fast_path_rescue_rows rows above tol,
   // nsn from zero with up to this many iterations; then from zero with its proximal term 100x
   // smaller, its block scale 10x larger, the term 100x larger, the scale 10x smaller (a third of
   // this each); then the step's solver on from its answer with 10x its max_iters. Stick-slip
