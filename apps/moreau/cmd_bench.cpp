@@ -250,7 +250,7 @@ void run_bench(BenchOptions o) {
   std::vector<bench::DefaultPathRun> ran;
   for (const bench::DefaultPathRun& d : default_runs)
     if (!d.system.empty()) ran.push_back(d);
-  in.default_runs = &ran;
+  if (!o.no_default_path) in.default_runs = &ran;
   if (!o.no_pictures) {
     const SystemsPicture pic = write_systems_picture(system_names, o.out);
     in.systems_figure = pic.file;

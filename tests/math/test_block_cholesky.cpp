@@ -324,7 +324,7 @@ TEST(BlockCholesky, SamePatternAndPivotsMatchTheDenseFactor) {
 
 // A kinematic loop's Delassus matrix A = J M^-1 J^T: a cycle of welds, joint i relating bodies i
 // and i+1 by J_i = T_i [X_i, -X_{i+1}] (T, X random invertible). The rows of the welds sum to zero
-// (sum_i T_i^-1 J_i = 0), so A is positive semidefinite of rank 6 (nb - 1). With drop > 0 the
+// (sum_i T_i^-1 J_i = 0), so A is positive semidefinite of rank 6 (nb - 1) = 24. With drop > 0 the
 // factorization drops exactly 6 pivots, and its solve gives a solution of A x = b for b in A's
 // range (a consistent system), 0 on the dropped rows.
 TEST(BlockCholesky, RedundantRowsOfALoopAreDroppedAndTheSolveIsExact) {

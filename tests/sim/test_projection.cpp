@@ -160,7 +160,7 @@ TEST(PositionProjection, OffReproducesTheStepWithoutIt) {
   // The golden state after 300 steps of the step without projection (`moreau simulate
   // fourbar-fixed --steps 300` with the projection off; recorded before the projection existed,
   // again when drift compensation began to skip joints at rest: it moved in the 14th digit; and
-  // when the loop's redundant rows got consistent biases: 7.7e-13 in u, 4e-16 in r).
+  // when the loop's redundant rows got consistent biases: 7.7e-13 in u, 2.2e-16 in r).
   EXPECT_EQ(a.r[1].x(), 0.017012376873275108);
   EXPECT_EQ(a.r[1].z(), 0.75057951155755354);
   EXPECT_EQ(a.q[1].y(), 0.99942031838862821);

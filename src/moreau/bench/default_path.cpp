@@ -1,5 +1,6 @@
-// The default path's convergence per system (docs/benchmark.md, "Steps unconverged on the default
-// path"): the scene run as `moreau simulate NAME` runs it, every step's status counted.
+// The default path's convergence per system (docs/cli.md, `moreau bench`; report.md's "Steps
+// unconverged on the default path"): the scene run as `moreau simulate NAME` runs it, every
+// step's status counted.
 #include <chrono>
 #include <cmath>
 

@@ -1,6 +1,7 @@
 #include "moreau/dynamics/builder.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include <Eigen/Cholesky>
@@ -62,6 +63,7 @@ ProblemBuilder::ProblemBuilder(const Model& model) : model_(&model) {
     return b;
   };
   for (const Joint& j : model.joints()) {
+    if (j.rows() == 0) continue;  // a free joint constrains nothing
     const int a = find(j.follower), b = find(j.base >= 0 ? j.base : nb);
     if (a == b)
       loops_ = true;
@@ -604,6 +606,7 @@ void ProblemBuilder::make_redundant_rows_consistent() {
     bool any = false;
     for (int r = 0; r < b.size; ++r) any = any || redundant_.chol().dropped_row(i, r);
     if (!any) continue;
+    assert(b.size <= 6);
     double y[6] = {0, 0, 0, 0, 0, 0};  // (D_jj x)_i: joint blocks have at most 6 rows
     p_.D.multiply_row_add(i, xj_.data(), y);
     for (int r = 0; r < b.size; ++r)

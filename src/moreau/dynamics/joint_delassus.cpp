@@ -3,6 +3,7 @@
 namespace moreau {
 
 bool JointDelassus::factor(const Problem& p, double drop) {
+  cur_ = -1;  // no factor until this one succeeds
   kj_ = 0;
   nj_ = 0;
   while (kj_ < p.num_blocks() && p.blocks[kj_].kind == RowKind::Joint) nj_ += p.blocks[kj_++].size;
@@ -38,7 +39,9 @@ bool JointDelassus::factor(const Problem& p, double drop) {
   for (int i = 0; i < kj_; ++i)
     for (int e = D.row_start(i); e < D.row_start(i + 1); ++e)
       if (D.entry_col(e) < kj_) chol.add(i, D.entry_col(e), D.entry(e));
-  return chol.factor(drop);
+  if (chol.factor(drop)) return true;
+  cur_ = -1;
+  return false;
 }
 
 }  // namespace moreau

@@ -1,6 +1,7 @@
 #pragma once
 // Sparse Cholesky P A P^T = L L^T of a symmetric positive definite matrix made of small dense
-// blocks (a joint's rows: at most 6 per block), in a minimum-degree order of the blocks.
+// blocks (a joint's rows: at most 6 per block), in a minimum-degree order of the blocks; of a
+// positive semidefinite one with factor(drop), its dependent rows dropped.
 //
 // The Delassus matrix of joint rows, J M^-1 J^T, couples two joints iff they share a body. Along a
 // kinematic tree that graph is chordal, and eliminated from the leaves it fills nothing (the
@@ -38,7 +39,7 @@ class BlockCholesky {
 
   // Numeric phase: zero() every stored block, add() A_ij for each block of the pattern, both (i, j)
   // and (j, i) (the one in the permuted lower triangle is kept, the other ignored: lower() tells
-  // which), then factor(): false on a pivot that is not positive. add() accumulates into the
+  // which), then factor(). add() accumulates into the
   // block's top-left corner (Aij may be smaller than the block).
   void zero();
   bool lower(int i, int j) const { return pos_[i] >= pos_[j]; }

@@ -139,8 +139,8 @@ bool FastPath::solve_island(const Problem& q, const WarmStart& warm, SolverWorks
 bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool eliminated,
                             GrowVec& lambda, double& natmap) {
   if (!try_warm_ || warm.lambda.size() != q.nl) return false;
-  // A loop's joint rows (D_jj singular) are not taken as they were; nor is an island nsn does not
-  // solve.
+  // An island whose elimination was declined (D_jj ill-conditioned) is not taken as it was; nor is
+  // an island nsn does not solve.
   if (!eliminated && schur_.joint_rows() > 0) return false;
   if (schur_.other_rows() > JointSchur::kMaxReducedRows) return false;
   if (eliminated)
@@ -158,14 +158,16 @@ bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool elimin
 
 // The reduced NCP (SimSettings::fast_path_newton): nsn from the warm start settles most steps in a
 // few Newton iterations. Where it does not, the step's solver runs from nsn's best iterate, and
-// where that stops at its iteration cap, nsn polishes its answer. False when the step's solver
-// fails or diverges (the caller then solves the full problem).
+// where that stops at its iteration cap, nsn polishes its answer, and the rescue tries longer
+// runs; a step that still misses tol keeps the lowest natural map reached. False when the step's
+// solver fails or diverges (the caller then solves the full problem).
 bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace& ws,
                              int& newton_iters) {
   // nsn's Newton system is dense: past the elimination's size limit, the step's solver alone.
   const bool use_newton = newton_ > 0 && r.nl <= JointSchur::kMaxReducedRows;
   double newton_time = 0.0;
   double best = std::numeric_limits<double>::infinity();  // the lowest natural map nsn reached
+  bool in_rescue = false;  // nsn's best iterates are kept in rescue_best_ from the rescue on
   // nsn from `start`: true when it converged (answer in schur_sol_); otherwise its best iterate
   // becomes schur_warm_ if it is the best so far.
   auto newton = [&](const WarmStart& start, const SolverSettings& st) {
@@ -180,6 +182,7 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace&
     if (newton_sol_.status == SolveStatus::MaxIterations && newton_sol_.residual < best) {
       best = newton_sol_.residual;
       schur_warm_.lambda = newton_sol_.lambda;
+      if (in_rescue) rescue_best_.lambda = newton_sol_.lambda;
     }
     return false;
   };
@@ -203,10 +206,14 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace&
                 (!cold_retry && newton(cold_start_, newton_settings_));
     // The rescue (SimSettings::fast_path_rescue): nsn from zero with a larger budget, then nsn
     // from zero with another proximal term or block scale (a third of the budget each), then the
-    // step's solver on from its answer with 10x its budget. Only on a mechanism's reduced NCP:
-    // on a pile's contact-only island neither converges within such budgets, and the rescue would
-    // only multiply the step's time (docs/performance.md, "The rescue").
-    if (!done && eliminated && r.nl <= rescue_rows_) {
+    // step's solver on from its answer with 10x its budget. On a mechanism's reduced NCP, and on
+    // a contact-only island of at most fast_path_cold_rows rows (objects resting on a few
+    // contacts): on a pile's larger islands neither converges within such budgets, and the rescue
+    // would only multiply the step's time (docs/performance.md, "The rescue").
+    const int rescue_limit = eliminated ? rescue_rows_ : std::min(rescue_rows_, cold_rows_);
+    if (!done && r.nl <= rescue_limit) {
+      in_rescue = true;
+      best = std::numeric_limits<double>::infinity();  // the rescue's own best
       struct Variant {
         double prox, rho;  // factors on the step's nsn settings
         int divisor;       // of the rescue's budget
@@ -215,7 +222,10 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace&
           {1.0, 1.0, 1}, {1e-2, 1.0, 3}, {1.0, 10.0, 3}, {1e2, 1.0, 3}, {1.0, 0.1, 3}};
       for (const Variant& v : kVariants) {
         if (done) break;
-        rescue_settings_.nsn.prox = std::min(1.0, v.prox * settings_.nsn.prox);
+        // A zero proximal term (Gauss-Newton steps) is scaled from 1e-8 instead.
+        const double prox = settings_.nsn.prox > 0.0 ? settings_.nsn.prox : 1e-8;
+        rescue_settings_.nsn.prox =
+            v.prox == 1.0 ? settings_.nsn.prox : std::min(1.0, v.prox * prox);
         rescue_settings_.nsn.rho_scale = v.rho * settings_.nsn.rho_scale;
         rescue_settings_.max_iters = std::max(1, rescue_iters_ / v.divisor);
         done = newton(cold_start_, rescue_settings_);
@@ -226,10 +236,17 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace&
         if (moreau::solve(solver_, r, long_settings_, schur_warm_, ws, newton_sol_)) {
           schur_sol_.iterations += newton_sol_.iterations;
           newton_time += newton_sol_.iteration_time_s;
-          if (newton_sol_.status == SolveStatus::Converged) {
+          done = newton_sol_.status == SolveStatus::Converged;
+          if (done || newton_sol_.residual < std::min(best, schur_sol_.residual)) {
             schur_sol_.lambda = newton_sol_.lambda;
-            schur_sol_.status = SolveStatus::Converged;
+            schur_sol_.residual = newton_sol_.residual;
+            if (done) schur_sol_.status = SolveStatus::Converged;
           }
+        }
+        // Still above tol: the lowest natural map of the rescue's tries is the step's answer.
+        if (!done && best < schur_sol_.residual) {
+          schur_sol_.lambda = rescue_best_.lambda;
+          schur_sol_.residual = best;
         }
       }
     }

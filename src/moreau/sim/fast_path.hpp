@@ -2,7 +2,8 @@
 // The fast path of a step's solve (SimSettings::fast_path; docs/performance.md, "The fast path"):
 // the Problem split into islands (sim/islands.hpp), each answered by its warm start where that
 // meets tol, otherwise its joint rows eliminated (sim/joint_schur.hpp) and the NCP of its limit and
-// contact rows solved by nsn first, then the step's solver, then an nsn polish; the answer expanded
+// contact rows solved by nsn first, then the step's solver, then an nsn polish and the rescue
+// (SimSettings::fast_path_rescue); the answer expanded
 // and judged by the full problem's natural map (eq. 163). Where it declines, the caller solves the
 // full problem.
 #include <string>
@@ -67,6 +68,7 @@ class FastPath {
   WarmStart schur_warm_;            // its warm start (the limit and contact rows)
   Solution schur_sol_;              // its solution
   WarmStart cold_start_;            // empty: nsn's retry from zero
+  WarmStart rescue_best_;           // the rescue's best nsn iterate
   Solution newton_sol_;
   GrowVec full_lambda_, full_v_, island_v_, scratch_;
   bool try_warm_ = false;  // this step's warm_answers() may answer
