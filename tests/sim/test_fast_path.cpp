@@ -120,17 +120,17 @@ TEST(FastPath, DeclinesWhatItCannotJudge) {
   EXPECT_TRUE(fast.solve(p, warm, ws, sol));
 }
 
-// tests/data/problems/quadruped_stick_slip.mprob: a step of the quadruped's trot (10 s run, step
-// 7979) with 60 joint rows and 66 limit and contact rows at a stick-slip transition. From zero,
-// nsn's 50 iterations, admm-ncp-sa's 1000 and nsn's polish all stop above tol (nsn hovers near
-// 2e-8 for hundreds of iterations: 622 from zero); with the rescue the step converges, and its
-// answer meets the full problem's natural map.
-TEST(FastPath, RescueSettlesAStickSlipStepTheOthersLeaveAboveTol) {
-  const Result<Problem> loaded = load_problem(std::string(MOREAU_SOURCE_DIR) +
-                                              "/tests/data/problems/quadruped_stick_slip.mprob");
+namespace {
+
+// A recorded step (tests/data/problems/NAME.mprob) with `joint_rows` joint rows, solved from zero
+// on the default path without the rescue (it must stay above tol) and with it (it must converge,
+// its answer meeting the full problem's natural map).
+void expect_only_the_rescue_converges(const char* name, int joint_rows) {
+  const Result<Problem> loaded =
+      load_problem(std::string(MOREAU_SOURCE_DIR) + "/tests/data/problems/" + name + ".mprob");
   ASSERT_TRUE(loaded) << loaded.error().message();
   const Problem& p = *loaded;
-  ASSERT_EQ(p.rows_of(RowKind::Joint), 60);
+  ASSERT_EQ(p.rows_of(RowKind::Joint), joint_rows);
   SimSettings st;  // the default path: admm-ncp-sa, tol 1e-8
   SimSettings off = st;
   off.fast_path_rescue = 0;
@@ -145,27 +145,19 @@ TEST(FastPath, RescueSettlesAStickSlipStepTheOthersLeaveAboveTol) {
   EXPECT_LE(natural_map(p, with.lambda), st.solver_settings.tol);
 }
 
-// tests/data/problems/bdx_nsn_stall.mprob: a step of bdx's gait (100 s run, step 60543), 70 joint
-// rows and 27 limit and contact rows, where nsn stalls (3e-6 after 20,000 iterations from zero)
-// and admm-ncp-sa from zero needs about 5200 iterations, past its cap of 1000. Without the rescue
-// the step stays above tol; with it, it converges (measured: nsn's variants do not, the step's
-// solver's longer run does).
+}  // namespace
+
+// A step of the quadruped's trot (10 s run, step 7979) with 60 joint rows and 66 limit and contact
+// rows at a stick-slip transition. From zero, nsn's 50 iterations, admm-ncp-sa's 1000 and nsn's
+// polish all stop above tol (nsn hovers near 2e-8 for hundreds of iterations: 622 from zero).
+TEST(FastPath, RescueSettlesAStickSlipStepTheOthersLeaveAboveTol) {
+  expect_only_the_rescue_converges("quadruped_stick_slip", 60);
+}
+
+// A step of bdx's gait (100 s run, step 60543), 70 joint rows and 27 limit and contact rows, where
+// nsn stalls (3e-6 after 20,000 iterations from zero, with any of the rescue's variants) and
+// admm-ncp-sa from zero needs about 5200 iterations, past its cap of 1000: the step's solver's
+// longer run converges it.
 TEST(FastPath, RescueRunsTheStepsSolverLongerWhereNewtonStalls) {
-  const Result<Problem> loaded =
-      load_problem(std::string(MOREAU_SOURCE_DIR) + "/tests/data/problems/bdx_nsn_stall.mprob");
-  ASSERT_TRUE(loaded) << loaded.error().message();
-  const Problem& p = *loaded;
-  ASSERT_EQ(p.rows_of(RowKind::Joint), 70);
-  SimSettings st;
-  SimSettings off = st;
-  off.fast_path_rescue = 0;
-  SolverWorkspace ws;
-  Solution without, with;
-  WarmStart w0, w1;
-  FastPath plain(off), rescued(st);
-  ASSERT_TRUE(plain.solve(p, w0, ws, without));
-  EXPECT_FALSE(without.converged()) << without.residual;
-  ASSERT_TRUE(rescued.solve(p, w1, ws, with));
-  EXPECT_TRUE(with.converged()) << with.residual;
-  EXPECT_LE(natural_map(p, with.lambda), st.solver_settings.tol);
+  expect_only_the_rescue_converges("bdx_nsn_stall", 70);
 }
