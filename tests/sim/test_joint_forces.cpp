@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/model/primitives.hpp"
@@ -174,5 +175,30 @@ TEST(JointForces, BinaryDampingUsesBothInertiasAndConservesMomentum) {
     rel *= std::exp(-x);
     EXPECT_NEAR(s.u[b][3] - s.u[a][3], rel, 1e-12) << "step " << k;
     EXPECT_NEAR(A.inertia(0, 0) * s.u[a][3] + B.inertia(0, 0) * s.u[b][3], L0, 1e-15);
+  }
+}
+
+// SAP's theta-method takes a unary joint's damping into A = M + dt theta D (Castro et al. 2023,
+// eq. 15) and keeps the force at u^- in h: per step qd+ = qd (1 - (1 - theta) x) / (1 + theta x),
+// x = dt c w. The spinner turns about a principal axis (no gyroscopic torque) and its hinge rows
+// see no velocity, so the decay is exactly that: 1/1.5 per step for implicit Euler at x = 0.5,
+// 0.6 for the midpoint rule; the explicit force alone would give 0.5.
+TEST(JointForces, ThetaMethodDampingDecaysAsItsClosedForm) {
+  const double x = 0.5, d = x / (kDt * spinner(0.0, [](Joint&) {}).w);
+  for (const auto& [integrator, theta] :
+       {std::pair{Integrator::SapImplicitEuler, 1.0}, std::pair{Integrator::SapMidpoint, 0.5}}) {
+    Spinner sp = spinner(2.0, [&](Joint& j) { j.damping[0] = d; });
+    SimSettings st = settings(true);
+    st.solver = "sap";
+    st.integrator = integrator;
+    st.solver_settings.tol = 1e-12;
+    Simulator sim(sp.model, st);
+    const double r = (1.0 - (1.0 - theta) * x) / (1.0 + theta * x);
+    double q, qd;
+    for (int k = 1; k <= 10; ++k) {
+      ASSERT_TRUE(sim.step(sp.state)) << sim.error();
+      dof(sp, &q, &qd);
+      EXPECT_NEAR(qd, 2.0 * std::pow(r, k), 1e-9) << "theta " << theta << " step " << k;
+    }
   }
 }
