@@ -327,3 +327,27 @@ TEST(FastPath, NewtonFirstConvergesMoreStepsInFewerIterations) {
   EXPECT_LT(it_newton, it_admm / 2) << it_newton << " vs " << it_admm;
   EXPECT_GT(only_newton, 100);  // most steps end within nsn's own iterations
 }
+
+// The simulator hands the fast path the builder's factor of D_jj (ProblemBuilder::joint_factor,
+// made for the redundant rows' biases) instead of factoring it twice: the reduction from it is
+// the reduction from a factor of its own, bit for bit (walker, a step with its feet down).
+TEST(JointSchur, TheBuildersFactorReducesAsItsOwn) {
+  Scene sc = scene_or_die("walker");
+  ProblemBuilder builder(sc.model);
+  Simulator sim(sc.model, sc.settings);
+  State s = sc.initial;
+  for (int k = 0; k < 40; ++k) ASSERT_TRUE(sim.step(s)) << sim.error();
+  const Problem& p = builder.build(s, sim.contacts(), sc.settings.dt, sc.settings.dynamics);
+  ASSERT_NE(builder.joint_factor(), nullptr);  // walker closes loops
+  JointSchur given, own;
+  ASSERT_TRUE(given.factor(p, builder.joint_factor()));
+  given.reduce_factored(p);
+  ASSERT_TRUE(own.reduce(p));
+  EXPECT_EQ(given.reduced().D_dense, own.reduced().D_dense);
+  EXPECT_EQ(VecX(given.reduced().v_f), VecX(own.reduced().v_f));
+  // A tree has no redundant rows to make consistent: no factor to hand over.
+  Scene tree = scene_or_die("quadruped");
+  ProblemBuilder tb(tree.model);
+  tb.build(tree.initial, {}, tree.settings.dt, tree.settings.dynamics);
+  EXPECT_EQ(tb.joint_factor(), nullptr);
+}

@@ -11,6 +11,7 @@
 
 #include "moreau/bench/metrics.hpp"
 #include "moreau/dynamics/problem.hpp"
+#include "moreau/io/scene.hpp"
 #include "moreau/model/error.hpp"
 #include "moreau/solvers/solver.hpp"
 
@@ -103,6 +104,10 @@ struct CollectSettings {
   // ("stopped"), so that an interrupted `moreau bench` stops promptly (docs/cli.md).
   std::function<bool()> stop;
 };
+
+// A scene (built-in name or file) with cs's dt, duration and solver overrides, named (its file or
+// built-in name where it has none); an error where it does not load or its dt is not > 0.
+Result<Scene> load_run_scene(const std::string& scene, const CollectSettings& cs);
 
 // Runs a scene (built-in name or file) and records its Problems: the first constrained step,
 // periodic steps and impacts (contact count rises), at most max_samples, in step order.

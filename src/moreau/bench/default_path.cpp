@@ -13,22 +13,15 @@ namespace moreau::bench {
 DefaultPathRun run_default_path(const std::string& scene, const CollectSettings& cs) {
   DefaultPathRun run;
   run.system = scene;
-  Result<Scene> loaded = load_scene(scene);
+  Result<Scene> loaded = load_run_scene(scene, cs);
   if (!loaded) {
     run.error = loaded.error().message();
     return run;
   }
-  Scene& sc = *loaded;
-  if (!sc.name.empty()) run.system = sc.name;
-  if (cs.dt > 0.0) sc.settings.dt = cs.dt;
-  if (cs.duration > 0.0) sc.duration = cs.duration;
-  if (!cs.sim_solver.empty()) sc.settings.solver = cs.sim_solver;
+  const Scene& sc = *loaded;
+  run.system = sc.name;
   run.solver = sc.settings.solver;
   run.fast_path = sc.settings.fast_path;
-  if (!(sc.settings.dt > 0.0) || !std::isfinite(sc.settings.dt)) {
-    run.error = "dt must be > 0";
-    return run;
-  }
   const int steps = static_cast<int>(std::llround(sc.duration / sc.settings.dt));
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;

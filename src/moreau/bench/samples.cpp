@@ -44,18 +44,26 @@ std::vector<Sample> thin(std::vector<Sample> v, int k) {
 // previous step's), the earliest ones, at most half the budget; periodic steps (every N, only
 // constrained ones: an unconstrained Problem has nothing to solve) fill the rest, evenly thinned.
 // A step is recorded once, with the first reason among first, impact, periodic.
-Result<std::vector<Sample>> collect_samples(const std::string& scene, const CollectSettings& cs,
-                                            const std::function<void(int, int)>& progress) {
+Result<Scene> load_run_scene(const std::string& scene, const CollectSettings& cs) {
   Result<Scene> loaded = load_scene(scene);
   if (!loaded) return loaded.error();
   Scene& sc = *loaded;
   if (cs.dt > 0.0) sc.settings.dt = cs.dt;
   if (cs.duration > 0.0) sc.duration = cs.duration;
   if (!cs.sim_solver.empty()) sc.settings.solver = cs.sim_solver;
-  const std::string system = sc.name.empty() ? scene : sc.name;
-  if (cs.max_samples <= 0) return std::vector<Sample>{};
+  if (sc.name.empty()) sc.name = scene;
   if (!(sc.settings.dt > 0.0) || !std::isfinite(sc.settings.dt))
-    return Error{"", 0, "scene '" + system + "'", "dt > 0", std::to_string(sc.settings.dt)};
+    return Error{"", 0, "scene '" + sc.name + "'", "dt > 0", std::to_string(sc.settings.dt)};
+  return loaded;
+}
+
+Result<std::vector<Sample>> collect_samples(const std::string& scene, const CollectSettings& cs,
+                                            const std::function<void(int, int)>& progress) {
+  Result<Scene> loaded = load_run_scene(scene, cs);
+  if (!loaded) return loaded.error();
+  const Scene& sc = *loaded;
+  const std::string system = sc.name;
+  if (cs.max_samples <= 0) return std::vector<Sample>{};
   const int steps = static_cast<int>(std::llround(sc.duration / sc.settings.dt));
   const int every = cs.every > 0 ? cs.every : std::max(1, steps / cs.max_samples);
   const int max_impacts = cs.impacts ? cs.max_samples / 2 : 0;

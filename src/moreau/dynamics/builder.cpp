@@ -578,7 +578,7 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
   p_.apply_J(p_.u_free, p_.v_f);
   for (int r = 0; r < nl; ++r) p_.v_f[r] += bias_[r];
   build_delassus(st);
-  if (loops_ && !st.softening.enabled) make_redundant_rows_consistent();
+  joint_factor_ = loops_ && !st.softening.enabled && make_redundant_rows_consistent();
   if (st.softening.enabled) apply_softening(p_, st.softening);
   ax_ = &axes_;  // the caller's may change after the build
   return p_;
@@ -593,8 +593,9 @@ const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>&
 // therefore replaced by the combination of the others' that it is, (D_jj D_jj^+ v_j)_d with D_jj^+
 // the inverse on the rows kept by the factorization; a change of the order of that second-order
 // term, while the position projection removes the drift itself (docs/dynamics.md).
-void ProblemBuilder::make_redundant_rows_consistent() {
-  if (!redundant_.factor(p_, JointDelassus::kDropPivot) || redundant_.chol().dropped() == 0) return;
+bool ProblemBuilder::make_redundant_rows_consistent() {
+  if (!redundant_.factor(p_, JointDelassus::kDropPivot)) return false;
+  if (redundant_.chol().dropped() == 0) return true;
   const int nj = redundant_.joint_rows(), kj = redundant_.joint_blocks();
   xj_.resize(p_.nl);
   scratch_.resize(nj);
@@ -612,6 +613,7 @@ void ProblemBuilder::make_redundant_rows_consistent() {
     for (int r = 0; r < b.size; ++r)
       if (redundant_.chol().dropped_row(i, r)) p_.v_f[b.offset + r] = y[r];
   }
+  return true;
 }
 
 VecX joint_residual(const Model& m, const State& s) {

@@ -20,6 +20,9 @@ class ProblemBuilder {
   const Problem& build(const State& s, const std::vector<Contact>& contacts, double dt,
                        const DynamicsSettings& settings,
                        const std::vector<JointAxes>* axes = nullptr);
+  // The last build's D_jj, factored with its redundant rows dropped, where the model has loops
+  // (make_redundant_rows_consistent needs it); nullptr otherwise. Valid until the next build.
+  const JointDelassus* joint_factor() const { return joint_factor_ ? &redundant_ : nullptr; }
   const Problem& problem() const { return p_; }
   // Whether build() also fills Problem::D_dense (when nl <= DynamicsSettings::dense_limit). Only
   // solvers that read the dense copy need it (SolverInfo::reads_dense); on by default.
@@ -47,7 +50,7 @@ class ProblemBuilder {
   void add_contact_blocks(const State& s, const std::vector<Contact>& c, const DynamicsSettings& st,
                           double dt);
   void build_delassus(const DynamicsSettings& st);
-  void make_redundant_rows_consistent();
+  bool make_redundant_rows_consistent();  // true when D_jj was factored
   void implicit_rotation(const State& s, int i, double dt);
 
   const Model* model_;
@@ -67,8 +70,9 @@ class ProblemBuilder {
   std::vector<char> theta_on_;           // per body: K or D non-zero
   // Per joint: the bodies of its follower's subtree (follower first), for stable PD servos.
   std::vector<std::vector<int>> subtree_;
-  bool loops_ = false;       // the joints close a kinematic loop: redundant rows possible
-  JointDelassus redundant_;  // D_jj with the redundant rows dropped
+  bool loops_ = false;         // the joints close a kinematic loop: redundant rows possible
+  JointDelassus redundant_;    // D_jj with the redundant rows dropped
+  bool joint_factor_ = false;  // redundant_ holds the last build's D_jj
   GrowVec xj_, scratch_;
 };
 

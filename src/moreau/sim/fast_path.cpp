@@ -33,7 +33,8 @@ bool FastPath::takes(const std::string& solver, const SolverSettings& st) {
 // (eq. 163) of the expanded impulse is the reduced ones' on the limit and contact rows and the
 // joint rows' equation residual after one refinement step. A solve stopped at its iteration cap is
 // kept with that status, as the full solve's would be.
-bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol) {
+bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol,
+                     const JointDelassus* joint_factor) {
   if (!takes_ || p.R.size() != 0 || p.nl == 0) return false;
   const auto t0 = std::chrono::steady_clock::now();
   // sol is still the last step's: its answer well inside tol predicts a warm start that meets tol
@@ -43,7 +44,7 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
   const int ni = islands_.count();
   IslandStats stats;
   if (ni == 1) {
-    if (!solve_island(p, warm, ws, full_lambda_, stats)) return false;
+    if (!solve_island(p, joint_factor, warm, ws, full_lambda_, stats)) return false;
   } else {
     full_lambda_.resize(p.nl);
     for (int k = 0; k < ni; ++k) {
@@ -52,7 +53,7 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
         island_warm_.lambda.resize(0);
       else
         islands_.gather(p, k, warm.lambda, island_warm_.lambda);
-      if (!solve_island(island_, island_warm_, ws, island_lambda_, stats)) return false;
+      if (!solve_island(island_, nullptr, island_warm_, ws, island_lambda_, stats)) return false;
       islands_.scatter(p, k, island_lambda_, full_lambda_);
     }
   }
@@ -93,9 +94,10 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
 // One island q (or the whole Problem): its joint rows eliminated where the elimination applies,
 // else q solved as it is; the answer into lambda (q.nl entries), the solvers' counts into stats.
 // False when a solver fails or diverges (the caller then solves the full problem).
-bool FastPath::solve_island(const Problem& q, const WarmStart& warm, SolverWorkspace& ws,
-                            GrowVec& lambda, IslandStats& stats) {
-  const bool eliminate = schur_.factor(q);  // false without joint rows
+bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
+                            const WarmStart& warm, SolverWorkspace& ws, GrowVec& lambda,
+                            IslandStats& stats) {
+  const bool eliminate = schur_.factor(q, joint_factor);  // false without joint rows
   if (warm_answers(q, warm, eliminate, lambda, stats.warm_natmap)) {
     ++stats.warm_answers;
     return true;

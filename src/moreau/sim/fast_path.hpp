@@ -30,7 +30,9 @@ class FastPath {
   // diverges or does not take the step, softened rows, no rows, or every island converged while
   // the full natural map misses tol: a joint block too ill-conditioned for the elimination, and
   // then warm becomes the expanded impulse, from which the full solve starts).
-  bool solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol);
+  // `joint_factor`: p's D_jj factored by its builder (ProblemBuilder::joint_factor), or nullptr.
+  bool solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol,
+             const JointDelassus* joint_factor = nullptr);
 
   // Of the last step the fast path answered: the islands it solved apart, and those answered by
   // their warm start with no solver iteration.
@@ -45,8 +47,8 @@ class FastPath {
     double iteration_time_s = 0.0;
     SolveStatus status = SolveStatus::Converged;  // the last island's that did not converge
   };
-  bool solve_island(const Problem& q, const WarmStart& warm, SolverWorkspace& ws, GrowVec& lambda,
-                    IslandStats& stats);
+  bool solve_island(const Problem& q, const JointDelassus* joint_factor, const WarmStart& warm,
+                    SolverWorkspace& ws, GrowVec& lambda, IslandStats& stats);
   bool solve_reduced(const Problem& r, bool eliminated, SolverWorkspace& ws, int& newton_iters);
   bool warm_answers(const Problem& q, const WarmStart& warm, bool eliminated, GrowVec& lambda,
                     double& natmap);

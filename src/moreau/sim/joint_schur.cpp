@@ -11,7 +11,7 @@ bool JointSchur::reduce(const Problem& p) {
   return true;
 }
 
-bool JointSchur::factor(const Problem& p) {
+bool JointSchur::factor(const Problem& p, const JointDelassus* given) {
   factored_ = false;
   kj_ = 0;
   nj_ = 0;
@@ -21,11 +21,17 @@ bool JointSchur::factor(const Problem& p) {
   // D_S is dense: past ADMM's dense size (dense_max) the full problem's sparsity is worth more
   // (humanoid100: 3.4x slower with ~220 dense reduced rows than on the full sparse problem).
   if (nc_ > kMaxReducedRows) return false;
-  if (!jd_.factor(p, JointDelassus::kDropPivot)) return false;
+  if (given != nullptr) {
+    assert(given->joint_rows() == nj_);
+    jd_ = given;
+  } else {
+    if (!own_.factor(p, JointDelassus::kDropPivot)) return false;
+    jd_ = &own_;
+  }
   // The redundant rows of a loop are dropped; a kept pivot far below the largest (D_jj
   // ill-conditioned beyond its redundancy) would make the elimination imprecise: the caller then
   // solves the full problem.
-  const double lmax = jd_.chol().max_pivot(), lmin = jd_.chol().min_pivot();
+  const double lmax = jd_->chol().max_pivot(), lmin = jd_->chol().min_pivot();
   factored_ = lmax > 0.0 && lmin * lmin > 1e-12 * lmax * lmax;
   return factored_;
 }
@@ -33,7 +39,7 @@ bool JointSchur::factor(const Problem& p) {
 void JointSchur::reduce_factored(const Problem& p) {
   assert(factored_);
   const BlockSparse& D = p.D;
-  const BlockCholesky& chol = jd_.chol();
+  const BlockCholesky& chol = jd_->chol();
   // W = L^-1 P D_jc, block by block along the elimination tree (a column reaches the joints
   // between its bodies and the root), then D_S = D_cc - W^T W and v_S = v_c - W^T L^-1 P v_j.
   const int ncb = p.num_blocks() - kj_;
@@ -135,7 +141,7 @@ void JointSchur::expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lamb
   lambda.tail(nc_) = lambda_c;
   rj_.resize(nj_);
   yj_.resize(nj_);
-  const BlockCholesky& chol = jd_.chol();
+  const BlockCholesky& chol = jd_->chol();
   // lambda_j = -D_jj^-1 (v_j + D_jc lambda_c), then one step of iterative refinement against the
   // residual r = D_jj lambda_j + D_jc lambda_c + v_j (both from D's joint rows: lambda_j = 0 in
   // the first, which reads D_jc only).

@@ -32,7 +32,9 @@ class JointSchur {
   // reduce() in two stages: factor() checks that the elimination applies and factors D_jj (enough
   // for expand()); reduce_factored() then builds reduced(), only after a factor(p) that returned
   // true.
-  bool factor(const Problem& p);
+  // `given`: p's D_jj already factored (ProblemBuilder::joint_factor), used instead of factoring
+  // it again; it must outlive the expansions.
+  bool factor(const Problem& p, const JointDelassus* given = nullptr);
   void reduce_factored(const Problem& p);  // asserts factored_
 
   // The limit and contact rows of p with D_S and v_S (dual view only: no M, J, u); empty (nl = 0)
@@ -49,13 +51,14 @@ class JointSchur {
   void expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lambda);
 
  private:
-  int nj_ = 0, nc_ = 0, kj_ = 0;   // joint rows, other rows, joint blocks
-  bool factored_ = false;          // the last factor() returned true
-  JointDelassus jd_;               // P D_jj P^T = L L^T, the redundant rows dropped
-  GrowMat Wt_;                     // (L^-1 P D_jc)^T, nc x nj: D_cj D_jj^-1 D_jc = Wt Wt^T
-  std::vector<int> wlo_, whi_;     // per joint block: the range of W's nonzero columns
-  std::vector<int> coff_, csize_;  // the other blocks' offsets and sizes in lambda_c
-  GrowMat S_;                      // D_S, lower triangle
+  int nj_ = 0, nc_ = 0, kj_ = 0;       // joint rows, other rows, joint blocks
+  bool factored_ = false;              // the last factor() returned true
+  JointDelassus own_;                  // P D_jj P^T = L L^T, the redundant rows dropped
+  const JointDelassus* jd_ = nullptr;  // the last factor()'s: own_ or the one it was given
+  GrowMat Wt_;                         // (L^-1 P D_jc)^T, nc x nj: D_cj D_jj^-1 D_jc = Wt Wt^T
+  std::vector<int> wlo_, whi_;         // per joint block: the range of W's nonzero columns
+  std::vector<int> coff_, csize_;      // the other blocks' offsets and sizes in lambda_c
+  GrowMat S_;                          // D_S, lower triangle
   GrowVec xj_, rj_, yj_;
   std::vector<int> sizes_;
   Problem red_;

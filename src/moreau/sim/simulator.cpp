@@ -62,7 +62,8 @@ void Simulator::remember_solution(const Problem& p) {
 
 bool Simulator::solve_step(const Problem& p) {
   fast_path_used_ = false;
-  if (settings_.fast_path && fast_path_.solve(p, warm_, solver_ws_, solution_)) {
+  if (settings_.fast_path &&
+      fast_path_.solve(p, warm_, solver_ws_, solution_, builder_.joint_factor())) {
     fast_path_used_ = true;
     return true;
   }
