@@ -105,6 +105,8 @@ void build_vertex_neighbors(MeshData& mesh) {
     }
   mesh.neighbor_start.clear();
   mesh.neighbors.clear();
+  mesh.triangle_start.clear();
+  mesh.vertex_triangles.clear();
   mesh.climb_starts.clear();
   // A vertex on no triangle would end the support's climb there: no graph then (every vertex).
   if (std::any_of(adj.begin(), adj.end(), [](const auto& a) { return a.empty(); })) return;
@@ -115,6 +117,15 @@ void build_vertex_neighbors(MeshData& mesh) {
     mesh.neighbors.insert(mesh.neighbors.end(), a.begin(), a.end());
     mesh.neighbor_start.push_back(static_cast<int>(mesh.neighbors.size()));
   }
+  mesh.triangle_start.assign(n + 1, 0);
+  for (const auto& t : mesh.triangles)
+    for (int k = 0; k < 3; ++k) ++mesh.triangle_start[t[k] + 1];
+  for (size_t v = 0; v < n; ++v) mesh.triangle_start[v + 1] += mesh.triangle_start[v];
+  mesh.vertex_triangles.resize(mesh.triangle_start[n]);
+  std::vector<int> fill(mesh.triangle_start.begin(), mesh.triangle_start.end() - 1);
+  for (size_t t = 0; t < mesh.triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k)
+      mesh.vertex_triangles[fill[mesh.triangles[t][k]]++] = static_cast<int>(t);
   for (int k = 0; k < 14; ++k) {
     const Vec3 d =
         k < 6 ? Vec3(Vec3::Unit(k % 3) * (k < 3 ? 1.0 : -1.0))

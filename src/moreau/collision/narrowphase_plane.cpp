@@ -144,10 +144,15 @@ void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin
     case ShapeType::TriangleMesh: {
       // Its lowest point (the support's climb) first: a hull above the margin has no contact.
       if (P.gap(support(b, -n)) >= margin) return;
+      // The gaps in the mesh's frame (one dot product per vertex; thousands of vertices on a
+      // robot's STL hulls), world points only for the vertices within the margin.
       const auto& v = g.mesh->vertices;
+      const Vec3 nl = b.R.transpose() * n;
+      const double base = P.gap(b.X.p);
       const size_t first = out.size();
       for (size_t k = 0; k < v.size(); ++k)
-        P.push(b.X * v[k], 0.0, static_cast<uint32_t>(k), margin, out);
+        if (nl.dot(v[k]) + base < margin)
+          P.push(b.X.p + b.R * v[k], 0.0, static_cast<uint32_t>(k), margin, out);
       return reduce_manifold(out, first, n, kMaxManifold);
     }
   }

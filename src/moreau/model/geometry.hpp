@@ -34,6 +34,9 @@ struct MeshData {
   // neighbor_start[i + 1])), for the support function's hill climb; empty for soups and for hulls
   // given by their triangles.
   std::vector<int> neighbor_start, neighbors;
+  // With the graph: the triangles at each vertex (CSR, like the neighbours), for the facet walk of
+  // two hulls' penetration depth (docs/collision.md, "Hull-hull pairs").
+  std::vector<int> triangle_start, vertex_triangles;
   // Where the climb starts: the vertices farthest along the 6 axes and 8 cube diagonals.
   std::vector<int> climb_starts;
 };
