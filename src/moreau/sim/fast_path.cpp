@@ -12,14 +12,14 @@ FastPath::FastPath(const SimSettings& settings)
     : solver_(settings.solver),
       settings_(settings.solver_settings),
       newton_settings_(settings.solver_settings),  // tol and nsn's parameters
-      newton_(settings.fast_path_newton),
-      cold_rows_(settings.fast_path_cold_rows),
       rescue_settings_(settings.solver_settings),
       long_settings_(settings.solver_settings),
+      newton_(settings.fast_path_newton),
+      cold_rows_(settings.fast_path_cold_rows),
       rescue_rows_(settings.fast_path_rescue > 0 ? settings.fast_path_rescue_rows : 0),
+      rescue_iters_(settings.fast_path_rescue),
       takes_(takes(settings.solver, settings.solver_settings)) {
   newton_settings_.max_iters = newton_;
-  rescue_iters_ = settings.fast_path_rescue;
 }
 
 bool FastPath::takes(const std::string& solver, const SolverSettings& st) {
