@@ -297,3 +297,33 @@ TEST(MjcfSim, LoopThatStartsOpenClosesBoundedWithAWarning) {
 
 }  // namespace
 }  // namespace moreau
+
+namespace moreau {
+namespace {
+
+// MuJoCo's parent-child contact filter exempts the world body: a body jointed to the world (here
+// on a slide, as a floating base of slides and a ball is) lands on the floor instead of passing
+// through it, as in MuJoCo (its test FilterParentDoesntAffectWorldBody). Between two moving
+// bodies the filter stays.
+TEST(MjcfSim, ABodyJointedToTheWorldCollidesWithTheFloor) {
+  const std::string xml =
+      "<mujoco><option timestep=\"0.002\"/><worldbody><geom type=\"plane\" size=\"1 1 0.1\"/>"
+      "<body name=\"a\" pos=\"0 0 0.3\"><joint name=\"z\" type=\"slide\" axis=\"0 0 1\"/>"
+      "<geom type=\"box\" size=\"0.1 0.1 0.1\" mass=\"1\"/>"
+      "<body name=\"b\" pos=\"0 0 0\"><joint name=\"h\" axis=\"0 1 0\"/>"
+      "<geom type=\"sphere\" size=\"0.05\" mass=\"0.1\"/></body>"
+      "</body></worldbody></mujoco>";
+  Result<ImportedModel> r = import_mjcf_string(xml, "slide.xml", ".");
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  const Scene& sc = r->scene;
+  Simulator sim(sc.model, sc.settings);
+  State s = sc.initial;
+  for (int i = 0; i < 500; ++i) ASSERT_TRUE(sim.step(s)) << sim.error();
+  // At rest on the plane: the box's centre one half-size up (the sphere inside the box, jointed
+  // to it, makes no contact with it).
+  EXPECT_NEAR(s.r[0].z(), 0.1, 2e-3);
+  for (const Contact& c : sim.contacts()) EXPECT_EQ(c.body[0] < 0 || c.body[1] < 0, true);
+}
+
+}  // namespace
+}  // namespace moreau

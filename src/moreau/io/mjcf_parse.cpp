@@ -377,6 +377,7 @@ Result<ImportedModel> import(const std::string& xml, const std::string& file,
     if (includes) c.expanded = &expanded;
     c.opt = &opt;
     c.tree.source = file;
+    c.tree.world_joints_collide = true;
     c.tree.name = root->Attribute("model") ? root->Attribute("model") : "mjcf";
     c.tree.dt = 0.002;  // MuJoCo's default time step, also for a file without <option>
     for (const Element* e = root->FirstChildElement("compiler"); e;

@@ -227,6 +227,7 @@ Joint make_link_joint(const LinkTree& t, const TreeBuild& b, size_t i) {
   j.type = l.joint;
   j.follower = b.body_of_link[i];
   j.base = l.parent >= 0 ? b.body_of_link[l.parent] : -1;
+  j.collide_connected = j.base < 0 && t.world_joints_collide;
   const Pose parent_in_base = l.parent >= 0 ? b.link_in_body[l.parent] : Pose{};
   j.frame_base = parent_in_base * l.in_parent * l.joint_frame;
   j.frame_follower = b.link_in_body[i] * l.joint_frame;
@@ -402,8 +403,9 @@ std::vector<std::string> initial_state_warnings(const Scene& sc) {
       char buf[256];
       std::snprintf(buf, sizeof buf,
                     "joint '%s' DoF %d starts at %.6g, outside its limits [%.6g, %.6g]: brought "
-                    "back by at most %.3g per step (stabilization.max_limit_correction)",
-                    j.name.c_str(), k, q, lim.lower, lim.upper, step);
+                    "back by at most %.3g per step (2 stabilization.max_limit_correction: the "
+                    "velocity bias and the position projection, docs/dynamics.md)",
+                    j.name.c_str(), k, q, lim.lower, lim.upper, 2.0 * step);
       out.push_back(buf);
     }
   return out;

@@ -73,6 +73,10 @@ struct LinkTree {
   std::vector<LoopJoint> loops;
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);
   double dt = 0.0;  // 0: moreau's default time step
+  // Links jointed to the world collide with the world's geometry (MJCF: MuJoCo's parent-child
+  // filter exempts the world body, so a base on slides and a ball, or a hopper's root joints,
+  // lands on the floor). URDF keeps the filter: an arm's first link and its static base overlap.
+  bool world_joints_collide = false;
 };
 
 // Source values per link (sources' widths concatenated: hinge/slide 1, ball 4 as w x y z, free 7

@@ -183,6 +183,16 @@ void solve_admm(const Problem& p, const SolverSettings& st, const WarmStart& war
   sol.setup_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   Momentum mom;
+  // A safeguard beyond the report: an adapted penalty that swings by kappa^tau every iteration can
+  // make the iterates diverge (the loop biped's full problem: 12 redundant rows, light rods on a
+  // heavy pelvis, max(r_p, r_d) from 1e-2 up to 2e5 in 1000 iterations); the adaptation stops
+  // for the rest of the solve once max(r_p, r_d) rises kRiseFreeze times above its best (a
+  // transient rise of 100x is common before ADMM settles), and ADMM
+  // goes on with a fixed penalty, whose convergence does not depend on the schedule (Boyd et al.
+  // 2011, sec. 3.4.1).
+  constexpr double kRiseFreeze = 1e4;
+  double best = std::numeric_limits<double>::infinity();
+  bool adapt = a.penalty != Penalty::Fixed;
   for (int it = 0; it < st.max_iters; ++it) {
     if (should_stop()) break;  // a signal or the step's time budget (solvers/stop.hpp)
     double rp, rd;
@@ -205,8 +215,10 @@ void solve_admm(const Problem& p, const SolverSettings& st, const WarmStart& war
       }
     }
     extrapolate(a, rho, w, mom);
+    best = std::min(best, std::max(rp, rd));
+    if (std::max(rp, rd) > kRiseFreeze * best) adapt = false;
     // Penalty update (eq. 171/172); refactor only when rho changed (line 18).
-    if (a.penalty == Penalty::Fixed || (it + 1) % a.update_every != 0) continue;
+    if (!adapt || (it + 1) % a.update_every != 0) continue;
     const double next = update_penalty(a, rho, kappa, rp, rd);
     if (next == rho) continue;
     rho = next;
