@@ -74,3 +74,36 @@ TEST(RealRobots, ServoedAtTheInitialAnglesTheyStand) {
 
 }  // namespace
 }  // namespace moreau
+
+namespace moreau {
+namespace {
+
+// The H1 lying at rest: each step's warm start is its answer (nsn's iteration 0), step after step.
+// A warm answer taken at the edge of tol leaves a residual velocity that the next step cancels
+// with an extra impulse, which the step after reused as its warm answer: a period-2 cycle of warm
+// answers and Newton steps (500 of the last 1000 steps). The fast path polishes such a warm
+// answer (docs/performance.md, "A warm start that answers the step").
+TEST(RealRobots, AtRestTheWarmStartAnswersStepAfterStep) {
+  const std::string f = robot("h1/scene.xml");
+  if (!std::filesystem::exists(f)) GTEST_SKIP() << f << " absent";
+  Result<Scene> sc = load_model_file(f, {});
+  ASSERT_TRUE(sc.ok()) << sc.error().message();
+  Simulator sim(sc->model, sc->settings);
+  State s = sc->initial;
+  int warm = 0, switches = 0, prev = -1;
+  for (int i = 0; i < 2500; ++i) {
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    ASSERT_TRUE(sim.solution().converged()) << i;
+    const int w = sim.fast_path_warm_answers() > 0;
+    if (i >= 1500) {
+      warm += w;
+      switches += prev >= 0 && w != prev;
+    }
+    prev = w;
+  }
+  EXPECT_GE(warm, 900);
+  EXPECT_LE(switches, 50);
+}
+
+}  // namespace
+}  // namespace moreau

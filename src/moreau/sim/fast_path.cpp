@@ -14,12 +14,15 @@ FastPath::FastPath(const SimSettings& settings)
       newton_settings_(settings.solver_settings),  // tol and nsn's parameters
       rescue_settings_(settings.solver_settings),
       long_settings_(settings.solver_settings),
+      polish_settings_(settings.solver_settings),
       newton_(settings.fast_path_newton),
       cold_rows_(settings.fast_path_cold_rows),
       rescue_rows_(settings.fast_path_rescue > 0 ? settings.fast_path_rescue_rows : 0),
       rescue_iters_(settings.fast_path_rescue),
       takes_(takes(settings.solver, settings.solver_settings)) {
   newton_settings_.max_iters = newton_;
+  polish_settings_.tol = kWarmAnswerMargin * settings_.tol;
+  polish_settings_.max_iters = kWarmPolishIters;
 }
 
 bool FastPath::takes(const std::string& solver, const SolverSettings& st) {
@@ -39,7 +42,11 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
   const auto t0 = std::chrono::steady_clock::now();
   // sol is still the last step's: its answer well inside tol predicts a warm start that meets tol
   // (warm_answers).
-  try_warm_ = newton_ > 0 && sol.residual <= kWarmAnswerMargin * settings_.tol;
+  // After a warm start that missed tol, only an answer well inside it (kWarmRetryMargin tol):
+  // on the loops' steps the test failed on most answers within kWarmAnswerMargin tol.
+  try_warm_ = newton_ > 0 &&
+              sol.residual <= (warm_missed_ ? kWarmRetryMargin : kWarmAnswerMargin) * settings_.tol;
+  warm_tested_ = warm_missed_now_ = false;
   islands_.split(p);
   const int ni = islands_.count();
   IslandStats stats;
@@ -88,6 +95,7 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
   sol.trace.clear();
   islands_used_ = ni;
   warm_answers_used_ = stats.warm_answers;
+  if (warm_tested_) warm_missed_ = warm_missed_now_;
   return true;
 }
 
@@ -98,9 +106,18 @@ bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
                             const WarmStart& warm, SolverWorkspace& ws, GrowVec& lambda,
                             IslandStats& stats) {
   const bool eliminate = schur_.factor(q, joint_factor);  // false without joint rows
+  // A warm answer well inside tol is taken as it is. One nearer tol is polished by nsn to
+  // kWarmAnswerMargin tol first: taken as it is, it leaves a residual velocity that the next
+  // step's solve cancels with an extra impulse, which the step after reuses as its warm answer,
+  // reversing that velocity; a period-2 cycle of warm answers and Newton steps at rest (the H1
+  // lying: 96 and 175 us per step, alternating; docs/performance.md).
+  bool polish = false;
   if (warm_answers(q, warm, eliminate, lambda, stats.warm_natmap)) {
-    ++stats.warm_answers;
-    return true;
+    if (stats.warm_natmap <= kWarmAnswerMargin * settings_.tol) {
+      ++stats.warm_answers;
+      return true;
+    }
+    polish = true;
   }
   if (eliminate) schur_.reduce_factored(q);
   const Problem& r = eliminate ? schur_.reduced() : q;
@@ -108,6 +125,20 @@ bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
     schur_warm_.lambda.resize(0);
   else
     schur_warm_.lambda = warm.lambda.tail(r.nl);  // the limit and contact rows come last (eq. 67)
+  if (polish) {
+    if (r.nl > 0 && moreau::solve("nsn", r, polish_settings_, schur_warm_, ws, newton_sol_) &&
+        newton_sol_.status == SolveStatus::Converged) {
+      if (eliminate)
+        schur_.expand(q, newton_sol_.lambda, lambda);
+      else
+        lambda = newton_sol_.lambda;
+      stats.iterations += newton_sol_.iterations;
+      stats.iteration_time_s += newton_sol_.iteration_time_s;
+      return true;
+    }
+    ++stats.warm_answers;  // not polished: the warm answer, within tol, stands
+    return true;
+  }
   int newton_iters = 0;
   if (r.nl == 0) {  // joint rows only: the elimination is the solve
     schur_sol_.lambda.resize(0);
@@ -136,8 +167,8 @@ bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
 // body at rest keeps its impulses (docs/performance.md, "A warm start that answers the step"). The
 // test is the full natural map, by which the step is judged; where both accept, the answer is nsn's
 // iteration 0's, bit for bit. Tried only after a step whose answer was within kWarmAnswerMargin
-// tol: one at the edge of tol (a warm start taken as it was) rarely meets tol a step later, and the
-// test would cost its expansion for nothing.
+// tol (kWarmRetryMargin after a test that missed): one at the edge of tol rarely meets tol a step
+// later, and the test would cost its expansion for nothing.
 bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool eliminated,
                             GrowVec& lambda, double& natmap) {
   if (!try_warm_ || warm.lambda.size() != q.nl) return false;
@@ -155,6 +186,8 @@ bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool elimin
   // A non-finite entry of D, v_f or the warm start makes v, hence the natural map, NaN (0 x NaN
   // is NaN): the test fails and the solve's validation reports it.
   natmap = ncp_residuals(q, lambda, island_v_, true, scratch_).natmap;
+  warm_tested_ = true;
+  warm_missed_now_ = warm_missed_now_ || natmap > settings_.tol;
   return natmap <= settings_.tol;
 }
 

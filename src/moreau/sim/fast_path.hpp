@@ -58,6 +58,7 @@ class FastPath {
   SolverSettings newton_settings_;  // nsn's attempt (SimSettings::fast_path_newton)
   SolverSettings rescue_settings_;  // nsn's rescue (SimSettings::fast_path_rescue)
   SolverSettings long_settings_;    // the rescue's last try: the step's solver, 10x its budget
+  SolverSettings polish_settings_;  // nsn's polish of a warm answer near tol (solve_island)
   int newton_ = 0, cold_rows_ = 0;  // SimSettings::fast_path_newton, fast_path_cold_rows
   int rescue_rows_ = 0;             // SimSettings::fast_path_rescue_rows
   int rescue_iters_ = 0;            // SimSettings::fast_path_rescue
@@ -75,7 +76,12 @@ class FastPath {
   GrowVec full_lambda_, full_v_, island_v_, scratch_;
   bool try_warm_ = false;  // this step's warm_answers() may answer
   int islands_used_ = 0, warm_answers_used_ = 0;
-  static constexpr double kWarmAnswerMargin = 1e-3;
+  // The last step whose islands' warm starts were tested: one of them missed tol. This step's.
+  bool warm_missed_ = false;
+  bool warm_tested_ = false, warm_missed_now_ = false;
+  static constexpr double kWarmAnswerMargin = 1e-1;
+  static constexpr double kWarmRetryMargin = 1e-3;
+  static constexpr int kWarmPolishIters = 3;
 };
 
 }  // namespace moreau
