@@ -454,7 +454,8 @@ TEST(ConvexPairs, HullHullDepthIsTheSeparatingAxisDepth) {
       ContactPoint cp;
       ASSERT_TRUE(convex_distance(place(ga, Xa), place(gb, Xb), &cp, 1.0, h));
       // The reference keeps an edge pair only where it beats the best axis by 1e-6 of the
-      // shapes' size: it may miss an edge axis by that much, never be deeper than the truth.
+      // shapes' size: it may miss an edge axis by that much and report a depth deeper than the
+      // truth by as much, never shallower.
       EXPECT_GE(cp.gap, depth - 1e-12) << t;
       EXPECT_LE(cp.gap, depth + 1e-6 * 0.12) << t;
       // The gap is the separation of the two support planes along the normal (brute force).

@@ -1,5 +1,5 @@
 // A closed-loop biped (tests/data/robots/loop_biped.xml, docs/model-import.md "A closed-loop
-// biped"): four parallelogram loops closed by MJCF connects, 12 redundant rows, stiff joint
+// biped"): four parallelogram loops closed by MJCF connects, 4 redundant rows, stiff joint
 // springs, armature and dry friction on the motors, a floating base of three slides and a ball,
 // and foot cranks that start outside their range. With the default settings it falls and comes to
 // rest with every step converged and its loops closed to 1e-8 m.

@@ -320,8 +320,9 @@ int support_vertex(const PlacedShape& s, const Vec3& d) {
 // enumerated and the best taken, until none improves: a descent over the facets that ends on
 // an exact facet normal. Every direction bounds the depth (psi(n) >= min psi), so it only accepts
 // improvements. A candidate m is evaluated (two support climbs) only where its lower bound
-// m . (s_A - s_B) <= psi(m) is below the best so far, in the order of those bounds.
-Vec3 facet_walk(const PlacedShape& a, const PlacedShape& b, Vec3 n) {
+// m . (s_A - s_B) <= psi(m) is below the best so far, in the order of those bounds. *complete:
+// false where a vertex pair had more than kMaxCandidates facets (the rest not enumerated).
+Vec3 facet_walk(const PlacedShape& a, const PlacedShape& b, Vec3 n, bool* complete) {
   const MeshData &ma = *a.g->mesh, &mb = *b.g->mesh;
   constexpr int kMaxCandidates = 1024;
   struct Candidate {
@@ -336,7 +337,11 @@ Vec3 facet_walk(const PlacedShape& a, const PlacedShape& b, Vec3 n) {
     int count = 0;
     auto add = [&](Vec3 m, bool orient) {
       const double len = m.norm();
-      if (!(len > 0.0) || count == kMaxCandidates) return;
+      if (!(len > 0.0)) return;
+      if (count == kMaxCandidates) {
+        *complete = false;
+        return;
+      }
       m /= len;
       if (orient && m.dot(n) < 0.0) m = -m;
       cand[count++] = {m.dot(w), m};
@@ -441,23 +446,25 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   // touching the static capsule at 3e-10 m got n 80 degrees off, and the refinement a false depth
   // of 0.42 m): such a pair takes the sampling below, as a penetrating one does.
   const bool witness_unreliable = dist >= 0.0 && dist < 1e-6 * scale;
-  // Two hulls: penetrating, EPA is exact on polytopes up to its tolerance, and the facet walk from
-  // its direction ends on the exact facet (docs/collision.md, "Hull-hull pairs"); apart, the walk
-  // only improves GJK's direction (whose witnesses were off by 0.1 mm on one G1 pair in 25,000).
-  const bool polytopes = graph_polytope(a) && graph_polytope(b);
+  // Two hulls penetrating or touching: EPA is exact on polytopes up to its tolerance, and the facet
+  // walk from its direction ends on the exact facet (docs/collision.md, "Hull-hull pairs"). Apart,
+  // the optimum need not be a facet normal (closest vertices or edges): the refinement below.
+  const bool polytopes =
+      (dist < 0.0 || witness_unreliable) && graph_polytope(a) && graph_polytope(b);
   bool sample = (dist < 0.0 && !smooth) || witness_unreliable;
+  bool complete = true;  // every facet walk enumerated all its candidates
   auto polish = [&](const Vec3& m) {
-    return polytopes ? facet_walk(a, b, m) : ridge_refine(a, b, refine(a, b, m, scale));
+    return polytopes ? facet_walk(a, b, m, &complete) : ridge_refine(a, b, refine(a, b, m, scale));
   };
-  Vec3 nr = polytopes ? facet_walk(a, b, n) : refine(a, b, n, scale);
+  Vec3 nr = polytopes ? facet_walk(a, b, n, &complete) : refine(a, b, n, scale);
   // EPA's facet is not always the deepest on hulls of thousands of vertices (the G1's: up to
   // 0.16 mm too deep in 3% of the pairs): where the walks from EPA's direction and from the
   // pair's normal of the step before end on the same facet, it is taken; otherwise the sampling.
   if (polytopes && sample && hint && hint->allFinite() && hint->squaredNorm() > 0.0) {
-    const Vec3 m = facet_walk(a, b, hint->normalized());
+    const Vec3 m = facet_walk(a, b, hint->normalized(), &complete);
     const double fm = psi(a, b, m), fr = psi(a, b, nr);
     if (fm < fr) nr = m;
-    sample = std::abs(fm - fr) > 1e-12;
+    sample = std::abs(fm - fr) > 1e-12 || !complete;
   }
   if (sample) {
     // Penetration depth may have several local minima and EPA on curved shapes is approximate:
@@ -503,7 +510,7 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
       if (fm < best) best = fm, nr = m;
     }
   }
-  if (!smooth && !polytopes)
+  if (!smooth && (!polytopes || !complete))
     nr = ridge_refine(a, b, refine(a, b, gradient_sampling(a, b, nr), scale));
   const double f = psi(a, b, nr);
   ContactPoint c;

@@ -385,7 +385,7 @@ std::vector<std::string> initial_state_warnings(const Scene& sc) {
     double open = 0.0;
     for (int r = 0; r < ax.m; ++r) open = std::max(open, std::abs(ax.value[ax.constrained[r]]));
     if (open > 1e-6) {
-      char buf[256];
+      char buf[512];
       std::snprintf(buf, sizeof buf,
                     "joint '%s' starts open by %.3g (m or rad; a loop its initial state does not "
                     "close): closed by at most %.3g per step (stabilization.max_joint_correction)",
@@ -400,7 +400,7 @@ std::vector<std::string> initial_state_warnings(const Scene& sc) {
       double q, qd;
       joint_dof_state(j, sc.initial, k, &q, &qd);
       if (q >= lim.lower && q <= lim.upper) continue;
-      char buf[256];
+      char buf[512];
       std::snprintf(buf, sizeof buf,
                     "joint '%s' DoF %d starts at %.6g, outside its limits [%.6g, %.6g]: brought "
                     "back by at most %.3g per step (2 stabilization.max_limit_correction: the "

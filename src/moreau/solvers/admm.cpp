@@ -184,9 +184,9 @@ void solve_admm(const Problem& p, const SolverSettings& st, const WarmStart& war
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   Momentum mom;
   // A safeguard beyond the report: an adapted penalty that swings by kappa^tau every iteration can
-  // make the iterates diverge (the loop biped's full problem: 12 redundant rows, light rods on a
+  // make the iterates diverge (the loop biped's full problem: 4 redundant rows, light rods on a
   // heavy pelvis, max(r_p, r_d) from 1e-2 up to 2e5 in 1000 iterations); the adaptation stops
-  // for the rest of the solve once max(r_p, r_d) rises kRiseFreeze times above its best (a
+  // for the rest of the solve once max(r_p, r_d) rises kRiseFreeze times above its best (or tol; a
   // transient rise of 100x is common before ADMM settles), and ADMM
   // goes on with a fixed penalty, whose convergence does not depend on the schedule (Boyd et al.
   // 2011, sec. 3.4.1).
@@ -216,7 +216,7 @@ void solve_admm(const Problem& p, const SolverSettings& st, const WarmStart& war
     }
     extrapolate(a, rho, w, mom);
     best = std::min(best, std::max(rp, rd));
-    if (std::max(rp, rd) > kRiseFreeze * best) adapt = false;
+    if (std::max(rp, rd) > kRiseFreeze * std::max(best, st.tol)) adapt = false;
     // Penalty update (eq. 171/172); refactor only when rho changed (line 18).
     if (!adapt || (it + 1) % a.update_every != 0) continue;
     const double next = update_penalty(a, rho, kappa, rp, rd);
