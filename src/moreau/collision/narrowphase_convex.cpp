@@ -446,11 +446,11 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   // touching the static capsule at 3e-10 m got n 80 degrees off, and the refinement a false depth
   // of 0.42 m): such a pair takes the sampling below, as a penetrating one does.
   const bool witness_unreliable = dist >= 0.0 && dist < 1e-6 * scale;
-  // Two hulls penetrating or touching: EPA is exact on polytopes up to its tolerance, and the facet
-  // walk from its direction ends on the exact facet (docs/collision.md, "Hull-hull pairs"). Apart,
-  // the optimum need not be a facet normal (closest vertices or edges): the refinement below.
-  const bool polytopes =
-      (dist < 0.0 || witness_unreliable) && graph_polytope(a) && graph_polytope(b);
+  // Two hulls: penetrating or touching, EPA is exact on polytopes up to its tolerance, and the
+  // facet walk from its direction ends on the exact facet (docs/collision.md, "Hull-hull pairs").
+  // Apart, GJK's direction is exact up to its tolerance (closest vertices or edges need not give a
+  // facet normal), and the walk from it only accepts improvements.
+  const bool polytopes = graph_polytope(a) && graph_polytope(b);
   bool sample = (dist < 0.0 && !smooth) || witness_unreliable;
   bool complete = true;  // every facet walk enumerated all its candidates
   auto polish = [&](const Vec3& m) {
