@@ -46,7 +46,7 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
   // on the loops' steps the test failed on most answers within kWarmAnswerMargin tol.
   try_warm_ = newton_ > 0 &&
               sol.residual <= (warm_missed_ ? kWarmRetryMargin : kWarmAnswerMargin) * settings_.tol;
-  warm_tested_ = warm_missed_now_ = false;
+  warm_tested_ = false;
   islands_.split(p);
   const int ni = islands_.count();
   IslandStats stats;
@@ -95,7 +95,6 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
   sol.trace.clear();
   islands_used_ = ni;
   warm_answers_used_ = stats.warm_answers;
-  if (warm_tested_) warm_missed_ = warm_missed_now_;
   return true;
 }
 
@@ -186,8 +185,9 @@ bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool elimin
   // A non-finite entry of D, v_f or the warm start makes v, hence the natural map, NaN (0 x NaN
   // is NaN): the test fails and the solve's validation reports it.
   natmap = ncp_residuals(q, lambda, island_v_, true, scratch_).natmap;
+  warm_missed_ =
+      (warm_tested_ && warm_missed_) || natmap > settings_.tol;  // any island's, this step
   warm_tested_ = true;
-  warm_missed_now_ = warm_missed_now_ || natmap > settings_.tol;
   return natmap <= settings_.tol;
 }
 

@@ -76,9 +76,9 @@ class FastPath {
   GrowVec full_lambda_, full_v_, island_v_, scratch_;
   bool try_warm_ = false;  // this step's warm_answers() may answer
   int islands_used_ = 0, warm_answers_used_ = 0;
-  // The last step whose islands' warm starts were tested: one of them missed tol. This step's.
-  bool warm_missed_ = false;
-  bool warm_tested_ = false, warm_missed_now_ = false;
+  // Of the last step whose islands' warm starts were tested: one of them missed tol. Whether
+  // this step tested one yet.
+  bool warm_missed_ = false, warm_tested_ = false;
   static constexpr double kWarmAnswerMargin = 1e-1;
   static constexpr double kWarmRetryMargin = 1e-3;
   static constexpr int kWarmPolishIters = 3;
