@@ -413,6 +413,15 @@ TEST(ConvexPairs, CapsuleBoxIsExact) {
 namespace moreau {
 namespace {
 
+// n random points on the ellipsoid of semi-axes `axes` (a robot link's tessellated curves).
+std::vector<Vec3> ellipsoid_cloud(std::mt19937_64& rng, int n, const Vec3& axes) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<Vec3> p;
+  for (int k = 0; k < n; ++k)
+    p.push_back(Vec3(u(rng), u(rng), u(rng)).normalized().cwiseProduct(axes));
+  return p;
+}
+
 // Two hulls of about a hundred vertices each (the tessellated curves of a robot's STL links),
 // penetrating in random poses: convex_distance's depth (EPA, then the facet walk) against the
 // separating-axis test over every face normal and edge-direction pair (collide_polyhedra), an
@@ -420,14 +429,8 @@ namespace {
 TEST(ConvexPairs, HullHullDepthIsTheSeparatingAxisDepth) {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> u(-1, 1);
-  auto cloud = [&](int n, const Vec3& axes) {
-    std::vector<Vec3> p;
-    for (int k = 0; k < n; ++k)
-      p.push_back(Vec3(u(rng), u(rng), u(rng)).normalized().cwiseProduct(axes));
-    return p;
-  };
-  auto hull_a = convex_hull(cloud(120, Vec3(0.05, 0.12, 0.04)), "A");
-  auto hull_b = convex_hull(cloud(120, Vec3(0.08, 0.03, 0.06)), "B");
+  auto hull_a = convex_hull(ellipsoid_cloud(rng, 120, Vec3(0.05, 0.12, 0.04)), "A");
+  auto hull_b = convex_hull(ellipsoid_cloud(rng, 120, Vec3(0.08, 0.03, 0.06)), "B");
   ASSERT_TRUE(hull_a && hull_b);
   ASSERT_EQ((*hull_a)->triangle_start.size(), (*hull_a)->vertices.size() + 1);
   auto poly_a = hull_polyhedron(**hull_a), poly_b = hull_polyhedron(**hull_b);
@@ -469,6 +472,58 @@ TEST(ConvexPairs, HullHullDepthIsTheSeparatingAxisDepth) {
     ++tested;
   }
   EXPECT_GT(tested, 20);
+}
+
+// A hull pair's cached answer (HullPairCache) is taken only while B has moved against A by so
+// little that its gap is within 1e-10 m of the full computation's; farther, it is recomputed.
+TEST(ConvexPairs, HullPairCacheAnswersWithin1e10OfTheFullComputation) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  auto hull_a = convex_hull(ellipsoid_cloud(rng, 150, Vec3(0.06, 0.1, 0.05)), "A");
+  auto hull_b = convex_hull(ellipsoid_cloud(rng, 150, Vec3(0.07, 0.04, 0.05)), "B");
+  ASSERT_TRUE(hull_a && hull_b);
+  Geometry ga, gb;
+  ga.type = gb.type = ShapeType::ConvexMesh;
+  ga.mesh = *hull_a;
+  gb.mesh = *hull_b;
+  int reused = 0, recomputed = 0;
+  for (int t = 0; t < 30; ++t) {
+    const Pose Xa{Vec3::Zero(),
+                  Quat(Eigen::AngleAxisd(3.0 * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized()))};
+    const Quat qb(Eigen::AngleAxisd(3.0 * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized()));
+    // B placed along a random direction at a gap of 1e-4 m, in or out, from A.
+    const Vec3 d = Vec3(u(rng), u(rng), u(rng)).normalized();
+    Pose Xb{0.3 * d, qb};
+    ContactPoint c0;
+    ASSERT_TRUE(convex_distance(place(ga, Xa), place(gb, Xb), &c0));
+    Xb.p += (1e-4 * u(rng) - c0.gap) * c0.normal;
+    HullPairCache cache;
+    ContactPoint c1;
+    ASSERT_TRUE(convex_distance(place(ga, Xa), place(gb, Xb), &c1, 1.0, nullptr, nullptr, &cache));
+    ASSERT_EQ(cache.a, &ga);
+    const HullPairCache stored = cache;
+    for (const double step : {1e-13, 3e-12, 1e-11, 1e-8, 1e-5}) {
+      const Pose Xm{
+          Xb.p + step * Vec3(u(rng), u(rng), u(rng)).normalized(),
+          Quat(Eigen::AngleAxisd(step, Vec3(u(rng), u(rng), u(rng)).normalized())) * Xb.q};
+      ContactPoint full, fast;
+      ASSERT_TRUE(convex_distance(place(ga, Xa), place(gb, Xm), &full, 1.0));
+      cache = stored;
+      ASSERT_TRUE(
+          convex_distance(place(ga, Xa), place(gb, Xm), &fast, 1.0, &c1.normal, nullptr, &cache));
+      EXPECT_LE(fast.gap, full.gap + 1e-12) << t << " " << step;  // a direction never overstates
+      EXPECT_GE(fast.gap, full.gap - 1e-10) << t << " " << step;
+      if ((cache.p - stored.p).norm() == 0.0) {
+        ++reused;
+        EXPECT_LE(step, 1e-10) << t;
+      } else {
+        ++recomputed;
+        EXPECT_NEAR(fast.gap, full.gap, 1e-12) << t << " " << step;
+      }
+    }
+  }
+  EXPECT_GT(reused, 30);
+  EXPECT_GE(recomputed, 60);
 }
 
 }  // namespace

@@ -46,6 +46,7 @@ struct CollisionWorkspace {
   // (the pairs' order), and this step's, swapped after the narrowphase.
   std::vector<uint64_t> hint_key, next_key;
   std::vector<Vec3> hint_normal, next_normal;
+  std::vector<HullPairCache> hint_cache, next_cache;  // hull pairs' exact answers, beside them
   // Each convex pair without contacts: the direction that proved it separated (collide's
   // separation), sorted by pair key; a pair it still separates by the margin skips the
   // narrowphase (robot links near each other: GJK on most of the broad phase's pairs otherwise).
@@ -231,6 +232,7 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
   w.contacts.clear();
   w.next_key.clear();
   w.next_normal.clear();
+  w.next_cache.clear();
   w.next_sep_key.clear();
   w.next_sep_dir.clear();
   size_t h = 0, sp = 0;  // walk the last step's hints and separations alongside the pairs (sorted)
@@ -248,11 +250,12 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
     while (h < w.hint_key.size() && w.hint_key[h] < key) ++h;
     const bool hinted = h < w.hint_key.size() && w.hint_key[h] == key;
     Vec3 sep = Vec3::Zero();
+    HullPairCache cache = hinted ? w.hint_cache[h] : HullPairCache{};
     collide({&geoms[ga], w.X[ga], &w.bvh[ga], &w.R[ga], w.has_hull[ga] ? &w.hull[ga] : nullptr,
              triangles && w.has_closed[ga] ? &w.closed[ga] : nullptr},
             {&geoms[gb], w.X[gb], &w.bvh[gb], &w.R[gb], w.has_hull[gb] ? &w.hull[gb] : nullptr,
              triangles && w.has_closed[gb] ? &w.closed[gb] : nullptr},
-            margin, w.pts, hinted ? &w.hint_normal[h] : nullptr, &sep);
+            margin, w.pts, hinted ? &w.hint_normal[h] : nullptr, &sep, &cache);
     if (w.pts.empty() && sep.squaredNorm() > 0.0) {
       w.next_sep_key.push_back(key);
       w.next_sep_dir.push_back(sep);
@@ -260,6 +263,7 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
     if (!w.pts.empty()) {
       w.next_key.push_back(key);
       w.next_normal.push_back(w.pts.front().normal);
+      w.next_cache.push_back(cache);
     }
     std::sort(w.pts.begin(), w.pts.end(),
               [](const ContactPoint& a, const ContactPoint& b) { return a.feature < b.feature; });
@@ -286,6 +290,7 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
   }
   w.hint_key.swap(w.next_key);
   w.hint_normal.swap(w.next_normal);
+  w.hint_cache.swap(w.next_cache);
   w.sep_key.swap(w.next_sep_key);
   w.sep_dir.swap(w.next_sep_dir);
   return w.contacts;

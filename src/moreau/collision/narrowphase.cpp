@@ -26,7 +26,7 @@ void flip_contacts(std::vector<ContactPoint>& out, size_t first) {
 }
 
 void collide(const PairInput& a, const PairInput& b, double margin, std::vector<ContactPoint>& out,
-             const Vec3* hint, Vec3* separation) {
+             const Vec3* hint, Vec3* separation, HullPairCache* cache) {
   const ShapeType ta = a.g->type, tb = b.g->type;
   // Triangle-level mesh-mesh pairs keep the detector's roles: the feature ids name A's and B's
   // vertices, which must not swap when the poses' order does.
@@ -37,7 +37,7 @@ void collide(const PairInput& a, const PairInput& b, double margin, std::vector<
     const size_t first = out.size();
     const Vec3 flipped = hint ? Vec3(-*hint) : Vec3::Zero();
     Vec3 sep = Vec3::Zero();
-    collide(b, a, margin, out, hint ? &flipped : nullptr, separation ? &sep : nullptr);
+    collide(b, a, margin, out, hint ? &flipped : nullptr, separation ? &sep : nullptr, cache);
     flip_contacts(out, first);
     if (separation && sep.squaredNorm() > 0.0) *separation = -sep;
     return;
@@ -71,7 +71,7 @@ void collide(const PairInput& a, const PairInput& b, double margin, std::vector<
   if (ta == ShapeType::Capsule && tb == ShapeType::Box)
     return collide_capsule_box(sa, sb, margin, out);
   ContactPoint c;
-  if (!convex_distance(sa, sb, &c, margin, hint, separation)) return;
+  if (!convex_distance(sa, sb, &c, margin, hint, separation, cache)) return;
   if (c.gap < margin)
     out.push_back(c);
   else if (separation)

@@ -17,6 +17,18 @@ struct ContactPoint {
   uint32_t feature = 0;         // stable id of the feature pair within the geometry pair (< 2^20)
 };
 
+// A hull pair's last exact answer (convex_distance), kept by the detector from step to step: the
+// unit normal and B's pose in A's frame. While B has moved against A by so little that the gap
+// along that normal is within 1e-10 m of the distance (docs/collision.md, "Hull-hull pairs"), the
+// answer is the gap along it, without GJK or the facet walks.
+struct HullPairCache {
+  const Geometry* a = nullptr;  // the pair's A when it was computed; nullptr: none
+  Vec3 normal = Vec3::Zero();   // in A's frame
+  Vec3 p = Vec3::Zero();        // B's origin in A's frame
+  Mat3 R = Mat3::Identity();    // B's orientation in A's frame
+  double reach = 0.0;           // max |x| over B's vertices, in B's frame
+};
+
 class MeshBvh;      // bounding-volume tree of a triangle mesh (narrowphase_mesh.cpp)
 struct ClosedMesh;  // closed, outward-oriented triangle mesh (closed_mesh.hpp)
 struct Polyhedron;  // convex hull of a triangle mesh (polyhedron.hpp)
@@ -37,8 +49,10 @@ struct PairInput {
 // separation (optional): set, for a pair of convex shapes without contacts, to a unit direction n
 // from a to b that proves it, -(h_a(n) + h_b(-n)) >= margin (separated_along); left as it is
 // otherwise.
+// cache (optional): a hull pair's exact answer, read and updated (HullPairCache).
 void collide(const PairInput& a, const PairInput& b, double margin, std::vector<ContactPoint>& out,
-             const Vec3* hint = nullptr, Vec3* separation = nullptr);
+             const Vec3* hint = nullptr, Vec3* separation = nullptr,
+             HullPairCache* cache = nullptr);
 
 // True when the unit direction n (from a to b) separates two convex shapes by at least margin:
 // every direction bounds their distance from below by -(h_a(n) + h_b(-n)). Two support
@@ -57,9 +71,11 @@ bool separated_along(const PlacedShape& a, const PlacedShape& b, const Vec3& n, 
 // candidate, and refines the best sampled directions only if one is better than the best
 // candidate so far (docs/collision.md, "Temporal coherence").
 // separation: as collide's, set when the answer is false for a pair farther apart than max_gap.
+// cache: as collide's (hull pairs only).
 bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out,
                      double max_gap = std::numeric_limits<double>::infinity(),
-                     const Vec3* hint = nullptr, Vec3* separation = nullptr);
+                     const Vec3* hint = nullptr, Vec3* separation = nullptr,
+                     HullPairCache* cache = nullptr);
 
 // Per-family routines (normal from the first argument to the second); append to out.
 void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin,

@@ -378,6 +378,16 @@ Vec3 facet_walk(const PlacedShape& a, const PlacedShape& b, Vec3 n, bool* comple
   return n;
 }
 
+// The contact of two hulls along the unit normal n (from A to B) with the given gap.
+ContactPoint hull_contact(const PlacedShape& a, const PlacedShape& b, const Vec3& n, double gap) {
+  ContactPoint c;
+  c.normal = n;
+  c.gap = gap;
+  c.point = kinked_contact_point(a, b, n, gap);
+  c.feature = 0;
+  return c;
+}
+
 }  // namespace
 
 bool separated_along(const PlacedShape& a, const PlacedShape& b, const Vec3& n, double margin) {
@@ -385,7 +395,7 @@ bool separated_along(const PlacedShape& a, const PlacedShape& b, const Vec3& n, 
 }
 
 bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out, double max_gap,
-                     const Vec3* hint, Vec3* separation) {
+                     const Vec3* hint, Vec3* separation, HullPairCache* cache) {
   const Vec3 ca = a.tri ? a.tri_center() : a.X.p;
   const Vec3 cb = b.tri ? b.tri_center() : b.X.p;
   // Farther than max_gap along the line of centres (-psi is the gap of the two support planes
@@ -397,6 +407,33 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
       if (separation) *separation = u;
       return false;
     }
+  }
+  const bool polytopes = graph_polytope(a) && graph_polytope(b);
+  const bool hinted = hint && hint->allFinite() && hint->squaredNorm() > 0.0;
+  // Two hulls: B's pose in A's frame, against the cached answer's. psi_n, for a fixed n in A's
+  // frame, and its minimum over n each move by at most |dp| + reach |dR| (a vertex of B moves by
+  // no more), so the gap along the cached normal is within twice that of the distance.
+  const bool cached = polytopes && cache;
+  const Vec3 p_rel = cached ? Vec3(a.R.transpose() * (b.X.p - a.X.p)) : Vec3::Zero();
+  const Mat3 R_rel = cached ? Mat3(a.R.transpose() * b.R) : Mat3::Identity();
+  if (cached && cache->a == a.g) {
+    constexpr double kCachedGapError = 1e-10;  // [m]
+    const double moved = (p_rel - cache->p).norm() + cache->reach * (R_rel - cache->R).norm();
+    if (2.0 * moved <= kCachedGapError) {
+      const Vec3 n = a.R * cache->normal;
+      const double f = psi(a, b, n);
+      if (-f >= max_gap) {
+        if (separation) *separation = n;
+        return false;
+      }
+      *out = hull_contact(a, b, n, -f);
+      return true;
+    }
+  }
+  // Two hulls apart by the margin along the step before's normal: no GJK.
+  if (polytopes && hinted && -psi(a, b, hint->normalized()) >= max_gap) {
+    if (separation) *separation = hint->normalized();
+    return false;
   }
   ccd_t ccd;
   CCD_INIT(&ccd);
@@ -450,7 +487,6 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   // facet walk from its direction ends on the exact facet (docs/collision.md, "Hull-hull pairs").
   // Apart, GJK's direction is exact up to its tolerance (closest vertices or edges need not give a
   // facet normal), and the walk from it only accepts improvements.
-  const bool polytopes = graph_polytope(a) && graph_polytope(b);
   bool sample = (dist < 0.0 && !smooth) || witness_unreliable;
   bool complete = true;  // every facet walk enumerated all its candidates
   auto polish = [&](const Vec3& m) {
@@ -462,7 +498,6 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   // the deepest on hulls of thousands of vertices (the G1's: up to 0.16 mm too deep in 3% of the
   // pairs): where the walks from EPA's direction and from that normal end on the same facet, it is
   // taken; otherwise the sampling.
-  const bool hinted = hint && hint->allFinite() && hint->squaredNorm() > 0.0;
   if (sample && hinted) {
     const Vec3 m = polish(hint->normalized());
     const double fm = psi(a, b, m);
@@ -509,6 +544,21 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   if (!smooth && (!polytopes || !complete))
     nr = ridge_refine(a, b, refine(a, b, gradient_sampling(a, b, nr), scale));
   const double f = psi(a, b, nr);
+  if (polytopes) {
+    if (cached) {
+      if (cache->a != a.g) {
+        double r2 = 0.0;
+        for (const Vec3& v : b.g->mesh->vertices) r2 = std::max(r2, v.squaredNorm());
+        cache->reach = std::sqrt(r2);
+      }
+      cache->a = a.g;
+      cache->normal = a.R.transpose() * nr;
+      cache->p = p_rel;
+      cache->R = R_rel;
+    }
+    *out = hull_contact(a, b, nr, -f);
+    return true;
+  }
   ContactPoint c;
   c.normal = nr;
   c.gap = -f;
