@@ -314,6 +314,30 @@ int support_vertex(const PlacedShape& s, const Vec3& d) {
   return s.climb;
 }
 
+// psi(m) for two graph polytopes, climbing from the vertices va of A and vb of B, where it is below
+// `cutoff`; otherwise a value >= cutoff: each climb step raises a lower bound of psi(m) (h_A(m) >=
+// m . x for every vertex x of A), and the climbs stop once it reaches the cutoff.
+double psi_below(const PlacedShape& a, const PlacedShape& b, const Vec3& m, int va, int vb,
+                 double cutoff) {
+  const MeshData &ma = *a.g->mesh, &mb = *b.g->mesh;
+  const Vec3 da = a.R.transpose() * m, db = -(b.R.transpose() * m);
+  double ha = da.dot(ma.vertices[va]), hb = db.dot(mb.vertices[vb]);
+  const double offset = m.dot(a.X.p) - m.dot(b.X.p);
+  auto climb = [&](const MeshData& g, const Vec3& d, int& best, double& h, double other) {
+    for (int at = -1; at != best;) {
+      if (offset + h + other >= cutoff) return false;
+      at = best;
+      for (int k = g.neighbor_start[at]; k < g.neighbor_start[at + 1]; ++k) {
+        const int n = g.neighbors[k];
+        if (const double x = g.vertices[n].dot(d); x > h) h = x, best = n;
+      }
+    }
+    return true;
+  };
+  if (!climb(ma, da, va, ha, hb) || !climb(mb, db, vb, hb, ha)) return cutoff;
+  return offset + ha + hb;
+}
+
 // Two penetrating polytopes: the depth min psi(n) is attained at a facet normal of the Minkowski
 // difference A - B (a face normal of A, the negated face normal of B, or the cross product of an
 // edge of each). From n, the facets through the supporting vertices s_A(n) and s_B(-n) are
@@ -367,10 +391,9 @@ Vec3 facet_walk(const PlacedShape& a, const PlacedShape& b, Vec3 n, bool* comple
               [](const Candidate& x, const Candidate& y) { return x.bound < y.bound; });
     Vec3 best = n;
     double fb = f;
-    for (int k = 0; k < count && cand[k].bound < fb; ++k) {
-      a.climb = va, b.climb = vb;  // each candidate's supports are at or next to s_A, s_B
-      if (const double fm = psi(a, b, cand[k].m); fm < fb) fb = fm, best = cand[k].m;
-    }
+    for (int k = 0; k < count && cand[k].bound < fb; ++k)  // supports at or next to s_A, s_B
+      if (const double fm = psi_below(a, b, cand[k].m, va, vb, fb); fm < fb)
+        fb = fm, best = cand[k].m;
     if (!(fb < f)) break;
     n = best;
     f = fb;
