@@ -247,13 +247,15 @@ TEST(Mjcf, MeshHullStaysWhereTheFilePutsIt) {
       "<mujoco><asset><mesh name=\"m\" file=\"" + obj +
           "\"/></asset><worldbody><body name=\"b\" pos=\"0.5 0 0\" euler=\"0 0 90\">"
           "<freejoint/><geom type=\"mesh\" mesh=\"m\" pos=\"0 0 1\" density=\"1000\"/>"
-          "</body></worldbody></mujoco>",
+          "</body><body name=\"c\"><freejoint/><geom type=\"mesh\" mesh=\"m\" pos=\"0 0 -2\" "
+          "euler=\"90 0 0\" density=\"500\"/></body></worldbody></mujoco>",
       kData + "offset_mesh.xml", kData);
   std::remove(obj.c_str());
   ASSERT_TRUE(r.ok()) << r.error().message();
   const Model& m = r->scene.model;
-  ASSERT_EQ(m.num_bodies(), 1);
+  ASSERT_EQ(m.num_bodies(), 2);
   EXPECT_NEAR(m.bodies()[0].mass, 1000.0 * 0.2 * 0.6 * 0.1, 1e-4);
+  EXPECT_NEAR(m.bodies()[1].mass, 500.0 * 0.2 * 0.6 * 0.1, 1e-4);
   // The body frame: pos (0.5, 0, 0), 90 deg about z; the geom 1 m up in it.
   const Pose body{Vec3(0.5, 0, 0), rot(90 * kDeg, Vec3::UnitZ())};
   const Pose geom_in_body = body * tr(0, 0, 1);
@@ -267,6 +269,18 @@ TEST(Mjcf, MeshHullStaysWhereTheFilePutsIt) {
   ASSERT_EQ(g.mesh->vertices.size(), 8u);
   for (const Vec3& v : g.mesh->vertices) {
     const Vec3 x = geom_in_body.inverse() * (com * (g.pose * v));
+    for (int d = 0; d < 3; ++d)
+      EXPECT_TRUE(std::abs(x[d] - lo[d]) < 1e-6 || std::abs(x[d] - hi[d]) < 1e-6) << x.transpose();
+  }
+  // A second geom of the same asset, placed otherwise: the same hull (loaded once), placed by its
+  // own frame.
+  const Pose geom_c = tr(0, 0, -2) * Pose{Vec3::Zero(), rot(90 * kDeg, Vec3::UnitX())};
+  const Pose com_c = r->scene.initial.pose(1);
+  EXPECT_LT((com_c.p - geom_c * (0.5 * (lo + hi))).norm(), 1e-6);
+  const Geometry& gc = m.geometries()[m.body_geometries(1).at(0)];
+  EXPECT_EQ(gc.mesh, g.mesh);
+  for (const Vec3& v : gc.mesh->vertices) {
+    const Vec3 x = geom_c.inverse() * (com_c * (gc.pose * v));
     for (int d = 0; d < 3; ++d)
       EXPECT_TRUE(std::abs(x[d] - lo[d]) < 1e-6 || std::abs(x[d] - hi[d]) < 1e-6) << x.transpose();
   }

@@ -117,25 +117,29 @@ Geometry shape(Context& c, const Attrs& a, const std::string& type) {
     auto it = c.meshes.find(name);
     if (it == c.meshes.end())
       c.fail(a.e, a.element + " mesh", "the name of an <asset><mesh>", "'" + name + "'");
-    Result<std::shared_ptr<const MeshData>> hull =
-        load_mesh_hull(it->second.file, it->second.scale);
-    if (!hull)
-      c.fail(a.e, a.element + " mesh '" + name + "'", "a readable mesh file with a 3-D hull",
-             hull.error().message());
-    // MuJoCo re-centres a mesh at its centroid and aligns it with its principal axes, and moves
-    // the geom's frame by the same offset, so the hull stays where the file puts it.
-    Geometry probe;
-    probe.type = ShapeType::ConvexMesh;
-    probe.mesh = *hull;
-    const GeomMass gm = geom_mass(probe);
-    Eigen::SelfAdjointEigenSolver<Mat3> es(gm.inertia_per_density);
-    Mat3 R = es.eigenvectors();
-    if (R.determinant() < 0.0) R.col(2) = -R.col(2);
-    auto mesh = std::make_shared<MeshData>(**hull);
-    for (Vec3& v : mesh->vertices) v = R.transpose() * (v - gm.com);
-    g.pose = g.pose * Pose{gm.com, Quat(R).normalized()};
+    MeshAsset& asset = it->second;
+    if (!asset.hull) {
+      Result<std::shared_ptr<const MeshData>> hull = load_mesh_hull(asset.file, asset.scale);
+      if (!hull)
+        c.fail(a.e, a.element + " mesh '" + name + "'", "a readable mesh file with a 3-D hull",
+               hull.error().message());
+      // MuJoCo re-centres a mesh at its centroid and aligns it with its principal axes, and moves
+      // the geom's frame by the same offset, so the hull stays where the file puts it.
+      Geometry probe;
+      probe.type = ShapeType::ConvexMesh;
+      probe.mesh = *hull;
+      const GeomMass gm = geom_mass(probe);
+      Eigen::SelfAdjointEigenSolver<Mat3> es(gm.inertia_per_density);
+      Mat3 R = es.eigenvectors();
+      if (R.determinant() < 0.0) R.col(2) = -R.col(2);
+      auto mesh = std::make_shared<MeshData>(**hull);
+      for (Vec3& v : mesh->vertices) v = R.transpose() * (v - gm.com);
+      asset.hull = mesh;
+      asset.frame = Pose{gm.com, Quat(R).normalized()};
+    }
+    g.pose = g.pose * asset.frame;
     g.type = ShapeType::ConvexMesh;
-    g.mesh = mesh;
+    g.mesh = asset.hull;
   } else if (type == "hfield") {
     const std::string name = a.str("hfield", "");
     auto it = c.hfields.find(name);

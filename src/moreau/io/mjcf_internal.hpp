@@ -24,6 +24,11 @@ struct MeshAsset {
   std::string file;  // resolved path
   Vec3 scale = Vec3::Ones();
   int line = 0;
+  // The hull re-centred and aligned with its principal axes, and that frame in the mesh's, once
+  // the first geom using the asset has loaded it (a robot's visual and collision geoms share
+  // their meshes: the G1 29 loads in 1.2 s instead of 1.8, the H1 in 0.75 instead of 1.27).
+  std::shared_ptr<const MeshData> hull;
+  Pose frame;
 };
 
 // An MJCF joint and where its coordinate lives.
