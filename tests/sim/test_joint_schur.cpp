@@ -26,7 +26,7 @@ using namespace moreau;
 namespace {
 
 Scene scene_or_die(const std::string& name) {
-  Result<Scene> sc = make_builtin_scene(name);
+  Result<Scene> sc = load_scene(name);  // a built-in scene or a file
   EXPECT_TRUE(sc) << sc.error().message();
   return std::move(*sc);
 }
@@ -47,8 +47,13 @@ Problem problem_with_contacts(const std::string& name, int max_steps) {
 
 }  // namespace
 
-TEST(JointSchur, ReducedProblemIsTheSchurComplement) {
-  const Problem p = problem_with_contacts("quadruped", 400);
+// The quadruped's four feet, bdx, lima, and the closed-loop biped whose joints' dry friction rows
+// come before its contacts, in another order than the joints' elimination tree (the reduction
+// reorders the rows and back).
+class JointSchurOf : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(JointSchurOf, ReducedProblemIsTheSchurComplement) {
+  const Problem p = problem_with_contacts(GetParam(), 400);
   ASSERT_GT(p.nl, 0);
   JointSchur js;
   ASSERT_TRUE(js.reduce(p));
@@ -66,6 +71,13 @@ TEST(JointSchur, ReducedProblemIsTheSchurComplement) {
   r.D.multiply(x.data(), got.data());
   EXPECT_LE((got - want).cwiseAbs().maxCoeff(), 1e-9 * (1.0 + want.cwiseAbs().maxCoeff()));
   EXPECT_LE((r.D_dense - r.D_dense.transpose()).cwiseAbs().maxCoeff(), 0.0);  // symmetric
+  // v_S = v_c - D_cj D_jj^-1 v_j, and the dense D_S is the block-sparse one.
+  const VecX vj0 = p.v_f.head(nj);
+  const VecX want_v =
+      p.v_f.tail(nc) - D.bottomLeftCorner(nc, nj) * D.topLeftCorner(nj, nj).ldlt().solve(vj0);
+  EXPECT_LE((VecX(r.v_f) - want_v).cwiseAbs().maxCoeff(),
+            1e-9 * (1.0 + want_v.cwiseAbs().maxCoeff()));
+  EXPECT_LE((r.D_dense * x - got).cwiseAbs().maxCoeff(), 1e-12 * (1.0 + got.cwiseAbs().maxCoeff()));
   // Any lambda_c expands to a lambda whose joint rows see zero velocity: D_j lambda + v_j = 0.
   GrowVec full;
   js.expand(p, x, full);
@@ -74,6 +86,10 @@ TEST(JointSchur, ReducedProblemIsTheSchurComplement) {
   EXPECT_LE(vj.cwiseAbs().maxCoeff(), 1e-10 * (1.0 + p.v_f.head(nj).cwiseAbs().maxCoeff()));
   EXPECT_EQ(VecX(full.tail(nc)), x);
 }
+
+INSTANTIATE_TEST_SUITE_P(Robots, JointSchurOf,
+                         ::testing::Values("quadruped", "bdx", "lima",
+                                           MOREAU_SOURCE_DIR "/tests/data/robots/loop_biped.xml"));
 
 // One JointSchur meets islands of different joint patterns in turn (two robots): each pattern's
 // analysis is kept, and every reduction equals that of a JointSchur that met only its problem

@@ -36,6 +36,9 @@ class BlockCholesky {
   int permuted_offset(int i) const { return off_[pos_[i]]; }
   // Position of block i in the elimination order.
   int position(int i) const { return pos_[i]; }
+  // The elimination tree: the parent of the block at position b (the first row block of L's
+  // column b, a later position), -1 for a root.
+  int etree_parent(int b) const { return col_ptr_[b] < col_ptr_[b + 1] ? row_[col_ptr_[b]] : -1; }
 
   // Numeric phase: zero() every stored block, add() A_ij for each block of the pattern, both (i, j)
   // and (j, i) (the one in the permuted lower triangle is kept, the other ignored: lower() tells

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 namespace moreau {
 
@@ -49,6 +50,44 @@ void JointSchur::reduce_factored(const Problem& p) {
     coff_[c] = p.blocks[kj_ + c].offset - nj_;
     csize_[c] = p.blocks[kj_ + c].size;
   }
+  // W's column of a block is nonzero on the joints it touches and, by the fill, on their
+  // ancestors in the elimination tree. Ordered by the postorder of the first joint they touch, a
+  // subtree's columns (a limb's contacts and limits) are contiguous, so that the row block of W
+  // of each joint spans its subtree's columns only, not all of them, in the rank updates and the
+  // solve below (G1 29: 150 -> 102 us per reduction on 130 problems of its fall).
+  const int nb = chol.num_blocks();
+  post_.assign(nb, 0);
+  child_.assign(nb, -1);
+  sibling_.assign(nb, -1);
+  for (int b = nb - 1; b >= 0; --b)
+    if (const int a = chol.etree_parent(b); a >= 0) sibling_[b] = child_[a], child_[a] = b;
+  int next = 0;
+  for (int root = 0; root < nb; ++root) {  // depth first; child_ becomes each block's cursor
+    if (chol.etree_parent(root) >= 0) continue;
+    stack_.assign(1, root);
+    while (!stack_.empty()) {
+      const int b = stack_.back();
+      if (const int c = child_[b]; c >= 0) {
+        child_[b] = sibling_[c];
+        stack_.push_back(c);
+      } else {
+        stack_.pop_back();
+        post_[b] = next++;
+      }
+    }
+  }
+  wkey_.assign(ncb, std::numeric_limits<int>::max());
+  for (int i = 0; i < kj_; ++i)
+    for (int e = D.row_start(i); e < D.row_start(i + 1); ++e)
+      if (const int c = D.entry_col(e) - kj_; c >= 0)
+        wkey_[c] = std::min(wkey_[c], post_[chol.position(i)]);
+  worder_.resize(ncb);
+  for (int c = 0; c < ncb; ++c) worder_[c] = c;
+  std::sort(worder_.begin(), worder_.end(), [&](int x, int y) {  // no buffer: no allocation
+    return wkey_[x] != wkey_[y] ? wkey_[x] < wkey_[y] : x < y;
+  });
+  woff_.resize(ncb);
+  for (int k = 0, o = 0; k < ncb; ++k) woff_[worder_[k]] = o, o += csize_[worder_[k]];
   // Wt = W^T (nc x nj): each of W's rows contiguous for the solve's row operations.
   Wt_.resize(nc_, nj_);
   Wt_.setZero();
@@ -59,13 +98,13 @@ void JointSchur::reduce_factored(const Problem& p) {
     for (int e = D.row_start(i); e < D.row_start(i + 1); ++e) {
       const int c = D.entry_col(e) - kj_;
       if (c < 0) continue;
-      Wt_.block(coff_[c], r0, csize_[c], p.blocks[i].size) = D.entry(e).transpose();
+      Wt_.block(woff_[c], r0, csize_[c], p.blocks[i].size) = D.entry(e).transpose();
       if (whi_[a] <= wlo_[a]) {
-        wlo_[a] = coff_[c];
-        whi_[a] = coff_[c] + csize_[c];
+        wlo_[a] = woff_[c];
+        whi_[a] = woff_[c] + csize_[c];
       } else {
-        wlo_[a] = std::min(wlo_[a], coff_[c]);
-        whi_[a] = std::max(whi_[a], coff_[c] + csize_[c]);
+        wlo_[a] = std::min(wlo_[a], woff_[c]);
+        whi_[a] = std::max(whi_[a], woff_[c] + csize_[c]);
       }
     }
   }
@@ -75,12 +114,20 @@ void JointSchur::reduce_factored(const Problem& p) {
   for (int i = kj_; i < p.num_blocks(); ++i)
     for (int e = D.row_start(i); e < D.row_start(i + 1); ++e) {
       const int j = D.entry_col(e);
-      if (j < kj_ || j > i) continue;
-      S_.block(coff_[i - kj_], coff_[j - kj_], csize_[i - kj_], csize_[j - kj_]) = D.entry(e);
+      if (j < kj_) continue;
+      const int ci = i - kj_, cj = j - kj_;
+      if (woff_[cj] > woff_[ci]) continue;  // the lower triangle in W's order
+      S_.block(woff_[ci], woff_[cj], csize_[ci], csize_[cj]) = D.entry(e);
     }
-  // D_S = D_cc - W^T W; an island of joint rows alone has no D_S (Eigen's product would index
-  // the empty W's storage).
-  if (nc_ > 0) S_.selfadjointView<Eigen::Lower>().rankUpdate(Wt_, -1.0);
+  // D_S = D_cc - W^T W = D_cc - sum over joint blocks of W_a^T W_a, W_a (W's rows of the joint
+  // at position a) nonzero on the columns [wlo_, whi_) only.
+  for (int i = 0; i < kj_ && nc_ > 0; ++i) {
+    const int a = chol.position(i), l = wlo_[a], h = whi_[a];
+    if (l >= h) continue;
+    S_.block(l, l, h - l, h - l)
+        .selfadjointView<Eigen::Lower>()
+        .rankUpdate(Wt_.block(l, chol.permuted_offset(i), h - l, p.blocks[i].size), -1.0);
+  }
   xj_.resize(nj_);
   for (int i = 0; i < kj_; ++i)
     xj_.segment(chol.permuted_offset(i), p.blocks[i].size) =
@@ -103,13 +150,20 @@ void JointSchur::reduce_factored(const Problem& p) {
   }
   red_.v_f.resize(nc_);
   red_.v_f.noalias() = p.v_f.tail(nc_);
-  red_.v_f.noalias() -= Wt_ * xj_;
-  // D_S from its lower triangle, dense and block-sparse.
+  vs_.resize(nc_);
+  vs_.noalias() = Wt_ * xj_;
+  for (int c = 0; c < ncb; ++c)
+    red_.v_f.segment(coff_[c], csize_[c]) -= vs_.segment(woff_[c], csize_[c]);
+  // D_S in the blocks' order from its lower triangle in W's, dense and block-sparse.
   red_.D_dense.resize(nc_, nc_);
-  for (int c = 0; c < nc_; ++c) {
-    for (int r = 0; r < c; ++r) red_.D_dense(r, c) = S_(c, r);
-    for (int r = c; r < nc_; ++r) red_.D_dense(r, c) = S_(r, c);
-  }
+  for (int cj = 0; cj < ncb; ++cj)
+    for (int ci = 0; ci < ncb; ++ci) {
+      const int wi = woff_[ci], wj = woff_[cj];
+      for (int c = 0; c < csize_[cj]; ++c)
+        for (int r = 0; r < csize_[ci]; ++r)
+          red_.D_dense(coff_[ci] + r, coff_[cj] + c) =
+              wi + r >= wj + c ? S_(wi + r, wj + c) : S_(wj + c, wi + r);
+    }
   red_.has_dense = true;
   const int nbk = static_cast<int>(sizes_.size());
   if (!same_sizes || red_.D.num_blocks() != nbk) {  // all pairs coupled: the structure of sizes

@@ -58,7 +58,12 @@ class JointSchur {
   GrowMat Wt_;                         // (L^-1 P D_jc)^T, nc x nj: D_cj D_jj^-1 D_jc = Wt Wt^T
   std::vector<int> wlo_, whi_;         // per joint block: the range of W's nonzero columns
   std::vector<int> coff_, csize_;      // the other blocks' offsets and sizes in lambda_c
-  GrowMat S_;                          // D_S, lower triangle
+  // W's columns (and D_S's rows) in an order where a joint's columns are mostly contiguous: each
+  // other block's offset there, and its sort key (reduce_factored).
+  std::vector<int> woff_, wkey_, worder_;
+  std::vector<int> post_, child_, sibling_, stack_;  // the elimination tree's postorder
+  GrowMat S_;                                        // D_S, lower triangle, in W's column order
+  GrowVec vs_;                                       // W^T L^-1 P v_j, in W's column order
   GrowVec xj_, rj_, yj_;
   std::vector<int> sizes_;
   Problem red_;
