@@ -69,9 +69,10 @@ void add_experiment(CLI::App& app) {
       "run one of the report's missing experiments and write its tables (CSV) and figures (SVG)");
   cmd->footer(
       "Experiments: ccp-vs-ncp, softening-vs-proximal, timestep-sweep, sor-sensitivity,\n"
-      "sap-spring-cylinder, sap-clutter, all.\n"
-      "Writes DIR/<table>.csv, the figures DIR/<experiment>.svg and, for the SAP experiments,\n"
-      "DIR/summary.json; deterministic except the wall-clock columns of sap-clutter-scaling. See "
+      "sap-spring-cylinder, sap-clutter, nmdp-stability, all.\n"
+      "Writes DIR/<table>.csv, the figures DIR/<experiment>.svg and, for the SAP experiments and\n"
+      "nmdp-stability, DIR/summary.json; deterministic except the wall-clock columns of "
+      "sap-clutter-scaling. See "
       "docs/benchmark-experiments.md.");
   cmd->add_option("name", o->name, "experiment name, or `all`")->required();
   cmd->add_option("-o,--out", o->out,
