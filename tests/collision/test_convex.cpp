@@ -502,28 +502,41 @@ TEST(ConvexPairs, HullPairCacheAnswersWithin1e10OfTheFullComputation) {
     ASSERT_TRUE(convex_distance(place(ga, Xa), place(gb, Xb), &c1, 1.0, nullptr, nullptr, &cache));
     ASSERT_EQ(cache.a, &ga);
     const HullPairCache stored = cache;
-    for (const double step : {1e-13, 3e-12, 1e-11, 1e-8, 1e-5}) {
-      const Pose Xm{
-          Xb.p + step * Vec3(u(rng), u(rng), u(rng)).normalized(),
-          Quat(Eigen::AngleAxisd(step, Vec3(u(rng), u(rng), u(rng)).normalized())) * Xb.q};
+    // Moves of B: translation and rotation together, then rotations about B's origin alone (the
+    // cache's bound has reach |dR| for them; B's vertices lie within 0.04 to 0.07 m of it).
+    const std::pair<double, double> moves[] = {{1e-13, 1e-13}, {3e-12, 3e-12}, {1e-11, 1e-11},
+                                               {1e-8, 1e-8},   {1e-5, 1e-5},   {0.0, 1e-12},
+                                               {0.0, 1e-9},    {0.0, 1e-6}};
+    for (const auto& [dp, dth] : moves) {
+      const Pose Xm{Xb.p + dp * Vec3(u(rng), u(rng), u(rng)).normalized(),
+                    Quat(Eigen::AngleAxisd(dth, Vec3(u(rng), u(rng), u(rng)).normalized())) * Xb.q};
       ContactPoint full, fast;
       ASSERT_TRUE(convex_distance(place(ga, Xa), place(gb, Xm), &full, 1.0));
       cache = stored;
       ASSERT_TRUE(
           convex_distance(place(ga, Xa), place(gb, Xm), &fast, 1.0, &c1.normal, nullptr, &cache));
-      EXPECT_LE(fast.gap, full.gap + 1e-12) << t << " " << step;  // a direction never overstates
-      EXPECT_GE(fast.gap, full.gap - 1e-10) << t << " " << step;
-      if ((cache.p - stored.p).norm() == 0.0) {
+      EXPECT_LE(fast.gap, full.gap + 1e-12) << t << " " << dp << " " << dth;  // never overstated
+      EXPECT_GE(fast.gap, full.gap - 1e-10) << t << " " << dp << " " << dth;
+      if (cache.p == stored.p && cache.R == stored.R) {
         ++reused;
-        EXPECT_LE(step, 1e-10) << t;
+        EXPECT_LE(dp + 0.04 * std::sqrt(2.0) * dth, 0.5e-10) << t << " " << dp << " " << dth;
       } else {
         ++recomputed;
-        EXPECT_NEAR(fast.gap, full.gap, 1e-12) << t << " " << step;
+        EXPECT_NEAR(fast.gap, full.gap, 1e-12) << t << " " << dp << " " << dth;
       }
     }
+    // The same pair with A and B swapped (the detector's order follows the poses): the cache is
+    // A's, so it is recomputed, for B.
+    cache = stored;
+    ContactPoint swapped;
+    const Vec3 flipped = -c1.normal;
+    ASSERT_TRUE(
+        convex_distance(place(gb, Xb), place(ga, Xa), &swapped, 1.0, &flipped, nullptr, &cache));
+    EXPECT_EQ(cache.a, &gb);
+    EXPECT_NEAR(swapped.gap, c1.gap, 1e-12) << t;
   }
   EXPECT_GT(reused, 30);
-  EXPECT_GE(recomputed, 60);
+  EXPECT_GE(recomputed, 120);
 }
 
 }  // namespace

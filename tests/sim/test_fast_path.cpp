@@ -127,7 +127,8 @@ namespace {
 // its answer meeting the full problem's natural map); with `full_newton`, the last resort is the
 // Newton solve of the whole problem instead (SimSettings::fast_path_full_newton), the rescue on in
 // both runs.
-void expect_only_the_rescue_converges(const char* name, int joint_rows, bool full_newton = false) {
+void expect_only_the_last_resort_converges(const char* name, int joint_rows,
+                                           bool full_newton = false) {
   const Result<Problem> loaded =
       load_problem(std::string(MOREAU_SOURCE_DIR) + "/tests/data/problems/" + name + ".mprob");
   ASSERT_TRUE(loaded) << loaded.error().message();
@@ -136,10 +137,7 @@ void expect_only_the_rescue_converges(const char* name, int joint_rows, bool ful
   SimSettings st;  // the default path: admm-ncp-sa, tol 1e-8
   SimSettings off = st;
   off.fast_path_full_newton = 0;
-  if (full_newton)
-    st.fast_path_full_newton = SimSettings{}.fast_path_full_newton;
-  else
-    st.fast_path_full_newton = 0, off.fast_path_rescue = 0;
+  if (!full_newton) st.fast_path_full_newton = 0, off.fast_path_rescue = 0;
   SolverWorkspace ws;
   Solution without, with;
   WarmStart w0, w1;  // cold
@@ -157,7 +155,7 @@ void expect_only_the_rescue_converges(const char* name, int joint_rows, bool ful
 // rows at a stick-slip transition. From zero, nsn's 50 iterations, admm-ncp-sa's 1000 and nsn's
 // polish all stop above tol (nsn hovers near 2e-8 for hundreds of iterations: 622 from zero).
 TEST(FastPath, RescueSettlesAStickSlipStepTheOthersLeaveAboveTol) {
-  expect_only_the_rescue_converges("quadruped_stick_slip", 60);
+  expect_only_the_last_resort_converges("quadruped_stick_slip", 60);
 }
 
 // A step of bdx's gait (100 s run, step 60543), 70 joint rows and 27 limit and contact rows, where
@@ -165,7 +163,7 @@ TEST(FastPath, RescueSettlesAStickSlipStepTheOthersLeaveAboveTol) {
 // admm-ncp-sa from zero needs about 5200 iterations, past its cap of 1000: the step's solver's
 // longer run converges it.
 TEST(FastPath, RescueRunsTheStepsSolverLongerWhereNewtonStalls) {
-  expect_only_the_rescue_converges("bdx_nsn_stall", 70);
+  expect_only_the_last_resort_converges("bdx_nsn_stall", 70);
 }
 
 // A step of the walker (10 s run, step 4788), 180 joint rows and 51 limit and contact rows, at a
@@ -173,5 +171,5 @@ TEST(FastPath, RescueRunsTheStepsSolverLongerWhereNewtonStalls) {
 // iterations): nsn on the whole problem, stalling at 9.5e-8 from that answer, converges from zero
 // in 61 iterations.
 TEST(FastPath, NewtonOnTheWholeProblemSettlesAStepTheRescueLeavesAboveTol) {
-  expect_only_the_rescue_converges("walker_stick_slip", 180, true);
+  expect_only_the_last_resort_converges("walker_stick_slip", 180, true);
 }

@@ -67,34 +67,40 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
       islands_.scatter(p, k, island_lambda_, full_lambda_);
     }
   }
-  // The full natural map; a single island answered by its warm start has it already.
+  // The full natural map of lambda into v (p.nl entries).
+  auto full_natmap = [&](const GrowVec& lambda, GrowVec& v) {
+    v.resize(p.nl);
+    p.D.multiply(lambda.data(), v.data());
+    v += p.v_f;
+    return ncp_residuals(p, lambda, v, true, scratch_).natmap;
+  };
+  // A single island answered by its warm start has it already.
   double natmap = stats.warm_natmap;
-  if (ni == 1 && stats.warm_answers == 1) {
+  if (ni == 1 && stats.warm_answers == 1)
     full_v_.swap(island_v_);
-  } else {
-    full_v_.resize(p.nl);
-    p.D.multiply(full_lambda_.data(), full_v_.data());
-    full_v_ += p.v_f;
-    natmap = ncp_residuals(p, full_lambda_, full_v_, true, scratch_).natmap;
-  }
+  else
+    natmap = full_natmap(full_lambda_, full_v_);
   bool converged = natmap <= settings_.tol;
-  // Still above tol, a mechanism's Problem small enough for a dense Newton system: nsn on all of
-  // it (SimSettings::fast_path_full_newton), from this answer, then from zero (a start in the
-  // wrong stick-slip pattern traps it where zero does not: on the walker's step at 4.79 s, 100
-  // iterations from the answer end at 9.5e-8, 61 from zero converge); kept only if it converges.
-  if (!converged && p.nl <= full_rows_ && p.rows_of(RowKind::Joint) > 0) {
+  // An island's solvers stopped above tol, on a mechanism's Problem small enough for a dense Newton
+  // system: nsn on all of it (SimSettings::fast_path_full_newton), from this answer, then from zero
+  // (a start in the wrong stick-slip pattern traps it where zero does not: on the walker's step at
+  // 4.79 s, 100 iterations from the answer end at 9.5e-8, 61 from zero converge). Its answer
+  // replaces this one only where it meets tol on the full natural map.
+  if (!converged && stats.status != SolveStatus::Converged && p.nl <= full_rows_ &&
+      p.rows_of(RowKind::Joint) > 0) {
     full_warm_.lambda = full_lambda_;
     for (const WarmStart* start : {&full_warm_, &cold_start_}) {
       if (!moreau::solve("nsn", p, full_settings_, *start, ws, newton_sol_)) break;
       stats.iterations += newton_sol_.iterations;
       stats.iteration_time_s += newton_sol_.iteration_time_s;
       if (newton_sol_.status != SolveStatus::Converged) continue;
+      const double m = full_natmap(newton_sol_.lambda, trial_v_);
+      if (!(m <= settings_.tol)) continue;
       full_lambda_ = newton_sol_.lambda;
-      p.D.multiply(full_lambda_.data(), full_v_.data());
-      full_v_ += p.v_f;
-      natmap = ncp_residuals(p, full_lambda_, full_v_, true, scratch_).natmap;
-      converged = natmap <= settings_.tol;
-      if (converged) stats.status = SolveStatus::Converged;
+      full_v_.swap(trial_v_);
+      natmap = m;
+      converged = true;
+      stats.status = SolveStatus::Converged;
       break;
     }
   }

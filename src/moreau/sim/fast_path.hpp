@@ -3,9 +3,10 @@
 // the Problem split into islands (sim/islands.hpp), each answered by its warm start where that
 // meets tol, otherwise its joint rows eliminated (sim/joint_schur.hpp) and the NCP of its limit and
 // contact rows solved by nsn first, then the step's solver, then an nsn polish and the rescue
-// (SimSettings::fast_path_rescue); the answer expanded
-// and judged by the full problem's natural map (eq. 163). Where it declines, the caller solves the
-// full problem.
+// (SimSettings::fast_path_rescue); the answer expanded and judged by the full problem's natural map
+// (eq. 163), and where an island's solvers stopped above tol, nsn on the whole Problem as a last
+// resort (SimSettings::fast_path_full_newton). Where it declines, the caller solves the full
+// problem.
 #include <string>
 
 #include "moreau/sim/islands.hpp"
@@ -76,7 +77,7 @@ class FastPath {
   WarmStart rescue_best_;           // the rescue's best nsn iterate
   WarmStart full_warm_;             // the islands' answer, nsn's start on the whole Problem
   Solution newton_sol_;
-  GrowVec full_lambda_, full_v_, island_v_, scratch_;
+  GrowVec full_lambda_, full_v_, island_v_, trial_v_, scratch_;
   bool try_warm_ = false;  // this step's warm_answers() may answer
   int islands_used_ = 0, warm_answers_used_ = 0;
   // Of the last step whose islands' warm starts were tested: one of them missed tol. Whether
