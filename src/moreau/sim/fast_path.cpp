@@ -23,7 +23,7 @@ FastPath::FastPath(const SimSettings& settings)
       rescue_iters_(settings.fast_path_rescue),
       takes_(takes(settings.solver, settings.solver_settings)) {
   newton_settings_.max_iters = newton_;
-  polish_settings_.tol = kWarmAnswerMargin * settings_.tol;
+  polish_settings_.tol = kWarmPolishMargin * settings_.tol;
   polish_settings_.max_iters = kWarmPolishIters;
   full_settings_.max_iters = settings.fast_path_full_newton;
 }
@@ -135,7 +135,7 @@ bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
                             IslandStats& stats) {
   const bool eliminate = schur_.factor(q, joint_factor);  // false without joint rows
   // A warm answer well inside tol is taken as it is. One nearer tol is polished by nsn to
-  // kWarmAnswerMargin tol first: taken as it is, it leaves a residual velocity that the next
+  // kWarmPolishMargin tol first: taken as it is, it leaves a residual velocity that the next
   // step's solve cancels with an extra impulse, which the step after reuses as its warm answer,
   // reversing that velocity; a period-2 cycle of warm answers and Newton steps at rest (the H1
   // lying: 96 and 175 us per step, alternating; docs/performance.md).
