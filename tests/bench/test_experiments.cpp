@@ -319,7 +319,7 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
   const Table& series = table(r, "nmdp-stability-series");
   for (const char* c :
        {"integrator", "servo", "gait", "dt", "diverged", "fell", "t_end", "tilt_max_deg",
-        "jump_peak_mean", "walk_distance", "outer_mean", "alpha_cuts"})
+        "jump_peak_mean", "walk_distance", "outer_mean", "alpha_cuts", "capped_steps"})
     EXPECT_GE(t.col(c), 0) << c;
   ASSERT_EQ(t.rows.size(), 28u);  // 2 gaits x (6 integrators x 2 dts + nmdp-zo(-pbd) at 50 ms)
   const std::map<std::string, std::string> servo = {{"mdp", "tan"},
@@ -336,7 +336,7 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
     for (size_t i : rows) EXPECT_EQ(t.str(i, "servo"), sv) << n;
     for (const char* key :
          {".consistency", ".jump_height_std_across_dt", ".walk_distance_std_across_dt",
-          ".mean_outer_iterations", ".alpha_cuts"})
+          ".mean_outer_iterations", ".alpha_cuts", ".capped_steps"})
       EXPECT_TRUE(std::any_of(r.summary.begin(), r.summary.end(), [&](const auto& kv) {
         return kv.first == n + key;
       })) << n + key;
@@ -349,6 +349,9 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
     SCOPED_TRACE(t.str(i, "integrator") + " " + t.str(i, "gait") + " dt " + t.str(i, "dt"));
     for (const char* c : {"t_end", "tilt_max_deg", "walk_distance", "alpha_cuts"})
       EXPECT_TRUE(std::isfinite(t.num(i, c))) << c;
+    // Steps above tol are counted among the steps the run took.
+    EXPECT_GE(t.num(i, "capped_steps"), 0.0);
+    EXPECT_LE(t.num(i, "capped_steps"), std::round(t.num(i, "t_end") / t.num(i, "dt")) + 1e-9);
   }
   // The torso's height at t = 0.2 s, before the jump's crouch (the series has a row every 10 ms,
   // or every step above 10 ms).
@@ -364,6 +367,7 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
       SCOPED_TRACE(std::string(integrator) + " " + gait + " dt " + dt);
       EXPECT_EQ(t.str(i, "diverged"), "no") << t.str(i, "reason");
       EXPECT_EQ(t.str(i, "fell"), "no") << t.str(i, "reason");
+      EXPECT_EQ(t.num(i, "capped_steps"), 0.0);  // every QP and PGM step within its tolerance
       EXPECT_NEAR(t.num(i, "t_end"), 0.5, 1e-9);
       EXPECT_LT(t.num(i, "tilt_max_deg"), 10.0);
       // Standing: feet 0.34 m below the hips (gait.hpp), trunk centre about 0.38-0.44 m up.

@@ -39,6 +39,9 @@ struct StabilityRun {
   double walk_distance = 0.0;
   double outer_mean = std::nan("");
   double alpha_cuts = 0.0;
+  // Steps whose solve stopped above its tolerance: a QP at the simplex QP's cap, a PGM sub-step
+  // accepted at max_outer (nmdp), a solver at its iteration cap (euler).
+  int capped = 0;
   // Of the touching contacts (gap <= 0) after the first 0.2 s, the fraction whose point on the
   // robot moves along the ground faster than kSlipSpeed after the step: a stance foot sliding.
   double slip_fraction = std::nan("");
@@ -111,6 +114,7 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
       break;
     }
     run.t_end = s.t;
+    if (!sim.solution().converged()) ++run.capped;
     if (const nmdp::StepStats* ns = sim.nmdp_stats()) {
       outer += ns->outer;
       run.alpha_cuts += ns->alpha_cuts;
@@ -221,7 +225,7 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
   Table t{"nmdp-stability",
           {"integrator", "servo", "gait", "dt", "diverged", "fell", "t_end", "reason",
            "tilt_max_deg", "jump_peak_mean", "jump_peak_std", "walk_distance", "slip_fraction",
-           "outer_mean", "alpha_cuts"},
+           "outer_mean", "alpha_cuts", "capped_steps"},
           {}};
   // Every 10 ms: alpha is the smallest sub-step alpha dt / dt (Alg. 2) and outer the most PGM
   // outer iterations of a step since the previous row (NaN for euler).
@@ -245,7 +249,8 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
         const StabilityRun r = run_one(*sc, gait, integrator, dt, duration, series, histogram);
         t.add({r.integrator, r.servo, r.gait, r.dt, r.diverged ? "yes" : "no",
                r.fell ? "yes" : "no", r.t_end, r.reason, r.tilt_max, r.jump_peak_mean,
-               r.jump_peak_std, r.walk_distance, r.slip_fraction, r.outer_mean, r.alpha_cuts});
+               r.jump_peak_std, r.walk_distance, r.slip_fraction, r.outer_mean, r.alpha_cuts,
+               double(r.capped)});
         runs.push_back(r);
       }
   }
@@ -261,7 +266,7 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
     const std::string name = integrator;
     std::vector<double> diverged_dts, fell_dts, jump, walk;
     std::map<std::string, std::vector<const StabilityRun*>> per_gait_runs;
-    double outer = 0.0, cuts = 0.0;
+    double outer = 0.0, cuts = 0.0, capped = 0.0;
     int n_outer = 0;
     std::string servo = "-";
     for (const StabilityRun& r : runs) {
@@ -273,6 +278,7 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
       if (r.diverged) note(diverged_dts);
       if (r.fell) note(fell_dts);
       cuts += r.alpha_cuts;
+      capped += r.capped;
       if (std::isfinite(r.outer_mean)) outer += r.outer_mean, ++n_outer;
       per_gait_runs[r.gait].push_back(&r);
       // The old statistics: over the dts at which the gait did not stop.
@@ -294,6 +300,7 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
     res.summary.push_back({name + ".walk_distance_std_across_dt", stdev(walk)});
     res.summary.push_back({name + ".mean_outer_iterations", n_outer ? outer / n_outer : NAN});
     res.summary.push_back({name + ".alpha_cuts", cuts});
+    res.summary.push_back({name + ".capped_steps", capped});
     auto list = [](const std::vector<double>& v) {
       std::string d;
       for (double x : v) d += (d.empty() ? "" : ", ") + number_text(1e3 * x);
@@ -302,9 +309,9 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
     char line[320];
     std::snprintf(line, sizeof line,
                   "%-12s servo %-8s diverged at dt [ms]: {%s}, fell at {%s}; consistency %.3g m; "
-                  "mean outer iterations %.3g, alpha cuts %g",
+                  "mean outer iterations %.3g, alpha cuts %g, steps above tol %g",
                   integrator, servo.c_str(), list(diverged_dts).c_str(), list(fell_dts).c_str(),
-                  consistent, n_outer ? outer / n_outer : NAN, cuts);
+                  consistent, n_outer ? outer / n_outer : NAN, cuts, capped);
     res.headlines.push_back(line);
   }
   res.tables.push_back(std::move(t));
