@@ -149,6 +149,13 @@ bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
   }
   if (eliminate) schur_.reduce_factored(q);
   const Problem& r = eliminate ? schur_.reduced() : q;
+  // An answer of r into the island's lambda, its joint impulses from the elimination.
+  auto answer = [&](const GrowVec& lambda_r) {
+    if (eliminate)
+      schur_.expand(q, lambda_r, lambda);
+    else
+      lambda = lambda_r;
+  };
   if (warm.empty())
     schur_warm_.lambda.resize(0);
   else
@@ -156,10 +163,7 @@ bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
   if (polish) {
     if (r.nl > 0 && moreau::solve("nsn", r, polish_settings_, schur_warm_, ws, newton_sol_) &&
         newton_sol_.status == SolveStatus::Converged) {
-      if (eliminate)
-        schur_.expand(q, newton_sol_.lambda, lambda);
-      else
-        lambda = newton_sol_.lambda;
+      answer(newton_sol_.lambda);
       stats.iterations += newton_sol_.iterations;
       stats.iteration_time_s += newton_sol_.iteration_time_s;
       return true;
@@ -177,10 +181,7 @@ bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
   } else if (!solve_reduced(r, eliminate, ws, newton_iters)) {
     return false;
   }
-  if (eliminate)
-    schur_.expand(q, schur_sol_.lambda, lambda);
-  else
-    lambda = schur_sol_.lambda;
+  answer(schur_sol_.lambda);
   stats.iterations += newton_iters + schur_sol_.iterations;
   stats.fallbacks += schur_sol_.fallbacks;
   stats.iteration_time_s += schur_sol_.iteration_time_s;
