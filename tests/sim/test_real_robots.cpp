@@ -56,9 +56,11 @@ TEST(RealRobots, PassiveFallComesToRestConverged) {
     EXPECT_LE(r.max_gain, 0.01 * r.energy0) << f;  // never 1% above the start
     EXPECT_LE(r.max_depth, 5e-3) << f;
     EXPECT_LE(r.violation, 1e-4) << f;
-    // It fell: the pelvis started at 0.79 m (G1) and 0.98 m (H1). With its joints' dry friction
-    // the G1 23 comes to rest kneeling (pelvis 0.41 m), as it does in MuJoCo 3 (0.60 m).
-    EXPECT_LT(r.pelvis.z(), r.pelvis0.z() - 0.3) << f;
+    // It fell: the pelvis started at 0.79 m (G1 29), 0.72 m (G1 23) and 0.98 m (H1); servoed, it
+    // stays within 2 cm (below). With its joints' dry friction the G1 23 comes to rest kneeling,
+    // its pelvis 0.39 to 0.42 m high depending on how it lands, and in MuJoCo 3 at 0.60 m: 0.11 m
+    // below its start, the least drop of a fall.
+    EXPECT_LT(r.pelvis.z(), r.pelvis0.z() - 0.1) << f;
   }
 }
 

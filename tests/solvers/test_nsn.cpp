@@ -2,7 +2,7 @@
 // differences, the point mass's stick and slip answers, agreement with nbgs-exact on random
 // contact problems with joint and limit rows, local quadratic convergence (on every kind of row,
 // and with an asymmetric D),
-// redundant contacts, and the size limit.
+// redundant contacts, and the sparse Newton system against the dense one.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -300,14 +300,52 @@ TEST(Nsn, GrowingTheProximalTermSettlesColdStartsThatStall) {
   EXPECT_GT(grown_ok, fixed_ok);
 }
 
-TEST(Nsn, RefusesProblemsAboveMaxRows) {
+// D with only its non-zero blocks stored (the builder's pattern: blocks coupled through a body).
+void store_nonzero_blocks(Problem& p) {
+  const MatX D = p.D_dense;
+  std::vector<int> sizes;
+  for (const ConstraintBlock& b : p.blocks) sizes.push_back(b.size);
+  const int nb = static_cast<int>(sizes.size());
+  auto block_of = [&](int i, int j) {
+    return D.block(p.blocks[i].offset, p.blocks[j].offset, sizes[i], sizes[j]);
+  };
+  p.D.begin(sizes.data(), nb);
+  for (int i = 0; i < nb; ++i)
+    for (int j = 0; j < nb; ++j)
+      if (i == j || !block_of(i, j).isZero(0.0)) p.D.push_entry(i, j);
+  p.D.finalize();
+  for (int i = 0; i < nb; ++i)
+    for (int e = p.D.row_start(i); e < p.D.row_start(i + 1); ++e)
+      p.D.entry(e) = block_of(i, p.D.entry_col(e));
+}
+
+// Two algorithms for one Newton step: the dense LU on A's gathered rows and SparseLU on the system
+// assembled from D's stored blocks. Same iterates up to round-off, so the same iteration counts
+// and answers, on problems with joint, limit and contact rows, with and without a softening R.
+TEST(Nsn, SparseNewtonSystemTakesTheDenseOnesSteps) {
   std::mt19937 rng(5);
-  const Problem p = random_contacts(rng, 4, 6, 0.5, 1.0);
-  SolverSettings s;
-  s.nsn.max_rows = 10;
-  SolverWorkspace ws;
-  Solution sol;
-  ASSERT_TRUE(solve("nsn", p, s, {}, ws, sol));
-  EXPECT_EQ(sol.status, SolveStatus::Failed);
-  EXPECT_NE(sol.message.find("max_rows"), std::string::npos) << sol.message;
+  int compared = 0;
+  for (int k = 0; k < 24; ++k) {
+    const double mu = 0.2 + 0.1 * (k % 8);
+    Problem p = random_contacts(rng, 8, 16, mu, 1.0, k % 3, k % 4);
+    store_nonzero_blocks(p);
+    ASSERT_LT(4 * p.D.nnz(), p.nl * p.nl);  // sparse enough for the sparse system
+    if (k % 2 == 1) p.R.setConstant(p.nl, 1e-3 * p.D_dense(0, 0));
+    SolverSettings s;
+    s.tol = 1e-10;
+    s.max_iters = 100;
+    SolverWorkspace ws_dense, ws_sparse;
+    Solution dense, sparse;
+    s.nsn.dense_rows = 1000;
+    ASSERT_TRUE(solve("nsn", p, s, {}, ws_dense, dense));
+    s.nsn.dense_rows = 0;
+    ASSERT_TRUE(solve("nsn", p, s, {}, ws_sparse, sparse));
+    if (dense.status != SolveStatus::Converged) continue;
+    ++compared;
+    EXPECT_EQ(sparse.status, SolveStatus::Converged) << "trial " << k;
+    EXPECT_EQ(sparse.iterations, dense.iterations) << "trial " << k;
+    const double scale = std::max(1.0, dense.lambda.cwiseAbs().maxCoeff());
+    EXPECT_LT((sparse.lambda - dense.lambda).cwiseAbs().maxCoeff(), 1e-8 * scale) << "trial " << k;
+  }
+  EXPECT_GE(compared, 20);
 }

@@ -12,6 +12,7 @@ FastPath::FastPath(const SimSettings& settings)
     : solver_(settings.solver),
       settings_(settings.solver_settings),
       newton_settings_(settings.solver_settings),  // tol and nsn's parameters
+      pile_settings_(settings.solver_settings),
       rescue_settings_(settings.solver_settings),
       long_settings_(settings.solver_settings),
       polish_settings_(settings.solver_settings),
@@ -23,6 +24,8 @@ FastPath::FastPath(const SimSettings& settings)
       rescue_iters_(settings.fast_path_rescue),
       takes_(takes(settings.solver, settings.solver_settings)) {
   newton_settings_.max_iters = newton_;
+  pile_settings_.max_iters = newton_;
+  pile_settings_.nsn.prox = std::max(pile_settings_.nsn.prox, settings.fast_path_pile_prox);
   polish_settings_.tol = kWarmPolishMargin * settings_.tol;
   polish_settings_.max_iters = kWarmPolishIters;
   full_settings_.max_iters = settings.fast_path_full_newton;
@@ -201,10 +204,10 @@ bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
 bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool eliminated,
                             GrowVec& lambda, double& natmap) {
   if (!try_warm_ || warm.lambda.size() != q.nl) return false;
-  // An island whose elimination was declined (D_jj ill-conditioned) is not taken as it was; nor is
-  // an island nsn does not solve.
+  // An island whose elimination was declined (D_jj ill-conditioned, or too many other rows) is not
+  // taken as it was; nor is an island nsn does not solve.
   if (!eliminated && schur_.joint_rows() > 0) return false;
-  if (schur_.other_rows() > JointSchur::kMaxReducedRows) return false;
+  if (!eliminated && !newton_solves(q)) return false;
   if (eliminated)
     schur_.expand(q, warm.lambda.tail(schur_.other_rows()), lambda);
   else
@@ -221,6 +224,14 @@ bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool elimin
   return natmap <= settings_.tol;
 }
 
+// nsn's Newton system is dense up to the elimination's size limit (a reduced NCP's D_S is dense),
+// and sparse on a larger island of contacts and limits whose D is sparse (a pile: every body's
+// contacts couple to its neighbours' only). Elsewhere, the step's solver alone.
+bool FastPath::newton_solves(const Problem& r) {
+  return r.nl <= JointSchur::kMaxReducedRows ||
+         (r.rows_of(RowKind::Joint) == 0 && 4.0 * r.D.nnz() < static_cast<double>(r.nl) * r.nl);
+}
+
 // The reduced NCP (SimSettings::fast_path_newton): nsn from the warm start settles most steps in a
 // few Newton iterations. Where it does not, the step's solver runs from nsn's best iterate, and
 // where that stops at its iteration cap, nsn polishes its answer, and the rescue tries longer
@@ -228,8 +239,7 @@ bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool elimin
 // solver fails or diverges (the caller then solves the full problem).
 bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace& ws,
                              int& newton_iters) {
-  // nsn's Newton system is dense: past the elimination's size limit, the step's solver alone.
-  const bool use_newton = newton_ > 0 && r.nl <= JointSchur::kMaxReducedRows;
+  const bool use_newton = newton_ > 0 && newton_solves(r);
   double newton_time = 0.0;
   double best = std::numeric_limits<double>::infinity();  // the lowest natural map nsn reached
   bool in_rescue = false;  // nsn's best iterates are kept in rescue_best_ from the rescue on
@@ -252,8 +262,11 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace&
     return false;
   };
   const bool cold_retry = use_newton && !schur_warm_.empty() && r.nl <= cold_rows_;
-  if (use_newton && (newton(schur_warm_, newton_settings_) ||
-                     (cold_retry && newton(cold_start_, newton_settings_)))) {
+  // A pile's island (past the elimination's size, the sparse system): a larger proximal term.
+  const SolverSettings& newton_settings =
+      r.nl > JointSchur::kMaxReducedRows ? pile_settings_ : newton_settings_;
+  if (use_newton && (newton(schur_warm_, newton_settings) ||
+                     (cold_retry && newton(cold_start_, newton_settings)))) {
     schur_sol_.iterations = 0;
     schur_sol_.fallbacks = 0;
     schur_sol_.iteration_time_s = newton_time;
@@ -267,8 +280,8 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace&
     // A polish, then (where the cold retry above did not run) nsn from zero: a warm start in the
     // wrong stick-slip pattern can trap it where a cold start is not. Each counts only if it
     // converges.
-    bool done = newton(schur_warm_, newton_settings_) ||
-                (!cold_retry && newton(cold_start_, newton_settings_));
+    bool done = newton(schur_warm_, newton_settings) ||
+                (!cold_retry && newton(cold_start_, newton_settings));
     // The rescue (SimSettings::fast_path_rescue): nsn from zero with a larger budget, then nsn
     // from zero with another proximal term or block scale (a third of the budget each), then the
     // step's solver on from its answer with 10x its budget. On a mechanism's reduced NCP, and on

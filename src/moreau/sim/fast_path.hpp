@@ -51,12 +51,14 @@ class FastPath {
   bool solve_island(const Problem& q, const JointDelassus* joint_factor, const WarmStart& warm,
                     SolverWorkspace& ws, GrowVec& lambda, IslandStats& stats);
   bool solve_reduced(const Problem& r, bool eliminated, SolverWorkspace& ws, int& newton_iters);
+  static bool newton_solves(const Problem& r);  // nsn takes r (dense, or sparse)
   bool warm_answers(const Problem& q, const WarmStart& warm, bool eliminated, GrowVec& lambda,
                     double& natmap);
 
   std::string solver_;
   SolverSettings settings_;         // the step's solver's
   SolverSettings newton_settings_;  // nsn's attempt (SimSettings::fast_path_newton)
+  SolverSettings pile_settings_;  // the same on a pile's island (SimSettings::fast_path_pile_prox)
   SolverSettings rescue_settings_;  // nsn's rescue (SimSettings::fast_path_rescue)
   SolverSettings long_settings_;    // the rescue's last try: the step's solver, 10x its budget
   SolverSettings polish_settings_;  // nsn's polish of a warm answer near tol (solve_island)

@@ -13,6 +13,8 @@
 #endif
 
 #include <Eigen/Cholesky>
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
 
 #include "moreau/ncp/cones.hpp"
 #include "moreau/ncp/residuals.hpp"
@@ -54,6 +56,33 @@ struct NsnWorkspace {
   std::vector<int> act, ones;  // the other rows, the unit rows
   Growable<RowMatX> Hr;        // H on the other rows and columns (the LU's matrix), row-major
   GrowVec dr, gcol;            // its right-hand side; a gathered column of A
+  // The sparse Newton system (above dense_rows): H_aa in compressed columns, built from triplets,
+  // factored by Eigen's SparseLU (COLAMD ordering, re-analysed where the active rows change).
+  std::vector<Eigen::Triplet<double>> trip;
+  Eigen::SparseMatrix<double> Hs;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> slu;
+  std::vector<int> pos, analysed;  // per row: its place among w.act (-1: unit row); last pattern
+  GrowVec diag, du;                // A's diagonal; d on the unit rows (0 elsewhere)
+};
+
+// A = D + R as the solver reads it: the dense matrix (at most dense_rows rows) or the Problem's
+// block-sparse D with R's diagonal beside it.
+struct Delassus {
+  const double* dense = nullptr;  // n x n column-major, or null: sparse
+  const BlockSparse* D = nullptr;
+  const GrowVec* R = nullptr;  // empty: none
+  int n = 0;
+  Eigen::Map<const MatX> mat() const { return {dense, n, n}; }
+  // y = A x.
+  void multiply(const VecCRef& x, GrowVec& y) const {
+    y.resize(n);
+    if (dense) {
+      y.noalias() = mat() * x;
+      return;
+    }
+    D->multiply(x.data(), y.data());
+    if (R->size() == n) y += R->cwiseProduct(x);
+  }
 };
 
 // F(lambda) = lambda - P_K(lambda - rho (v + Gamma(v))) into F; returns 1/2 |F|^2. With dP set,
@@ -193,8 +222,8 @@ using MatCMap = Eigen::Map<const MatX>;
 // Gamma' the De Saxce term's derivative (mu v_T^T / |v_T| on the normal row; 0 at v_T = 0). The
 // rows are A's (A need not be symmetric: FCLib's W and user problems are taken as given).
 // unit_rows() marks the unit rows in w.unit, w.ones and the others in w.act; for_each_piece()
-// calls f(o, sb, K, IP) for the other blocks, Free blocks row by row (P' = I, K = rho_b), with K
-// and IP = I - P'_b in their top-left sb x sb.
+// calls f(k, o, sb, K, IP) for the other blocks (k the block), Free blocks row by row (P' = I, K =
+// rho_b), with K and IP = I - P'_b in their top-left sb x sb.
 void unit_rows(const Problem& p, NsnWorkspace& w) {
   const int n = p.nl;
   w.unit.assign(n, 0);
@@ -221,13 +250,13 @@ void for_each_piece(const Problem& p, const NsnWorkspace& w, Piece&& f) {
     switch (b.cone) {
       case ConeKind::Free:
         K(0, 0) = r;
-        for (int i = 0; i < b.size; ++i) f(o + i, 1, K, IP);
+        for (int i = 0; i < b.size; ++i) f(static_cast<int>(k), o + i, 1, K, IP);
         break;
       case ConeKind::Orthant:
       case ConeKind::Box:
         K(0, 0) = r * w.dP[k](0, 0);
         IP(0, 0) = 1.0 - w.dP[k](0, 0);
-        f(o, 1, K, IP);
+        f(static_cast<int>(k), o, 1, K, IP);
         break;
       case ConeKind::Coulomb: {
         Mat3 T = Mat3::Identity();  // I + Gamma'
@@ -238,7 +267,7 @@ void for_each_piece(const Problem& p, const NsnWorkspace& w, Piece&& f) {
         }
         K = r * (w.dP[k] * T);
         IP = Mat3::Identity() - w.dP[k];
-        f(o, 3, K, IP);
+        f(static_cast<int>(k), o, 3, K, IP);
         break;
       }
     }
@@ -258,7 +287,7 @@ void newton_system(const Problem& p, const MatCMap& A, double eps, NsnWorkspace&
   w.dr.resize(m);
   w.gcol.resize(m);
   int k0 = 0;  // the piece's first row among the active ones (blocks are all unit or none)
-  for_each_piece(p, w, [&](int o, int sb, const Mat3& K, const Mat3& IP) {
+  for_each_piece(p, w, [&](int, int o, int sb, const Mat3& K, const Mat3& IP) {
     for (int j = 0; j < sb; ++j) {
       for (int c = 0; c < m; ++c) w.gcol[c] = A(o + j, w.act[c]);
       for (int i = 0; i < sb; ++i) {
@@ -280,6 +309,65 @@ void newton_system(const Problem& p, const MatCMap& A, double eps, NsnWorkspace&
   });
 }
 
+// The same system from the block-sparse D (above dense_rows): H_aa's entries K_b (A + eps I)_{b,c}
+// + (I - P'_b) over the stored blocks (b, c) of D, both active, into w.Hs (zeros included: the
+// pattern is a function of the active rows alone, and SparseLU's analysis is kept while they
+// stay); A d_u from one product. Factored by SparseLU; false where it fails (a singular H_aa), and
+// the step is retried with a larger proximal term. Its answer d_a into w.dr.
+bool sparse_newton_step(const Problem& p, const Delassus& A, double eps, NsnWorkspace& w) {
+  const int n = p.nl;
+  unit_rows(p, w);
+  const int m = static_cast<int>(w.act.size());
+  w.pos.assign(n, -1);
+  for (int r = 0; r < m; ++r) w.pos[w.act[r]] = r;
+  w.du.setZero(n);
+  for (int i : w.ones) w.du[i] = -w.F[i];
+  A.multiply(w.du, w.z);  // A d_u
+  const BlockSparse& D = *A.D;
+  const bool has_R = A.R->size() == n;
+  w.trip.clear();
+  w.dr.resize(m);
+  for_each_piece(p, w, [&](int k, int o, int sb, const Mat3& K, const Mat3& IP) {
+    const int bo = D.block_offset(k);  // the piece's rows are rows o - bo .. of block row k
+    for (int e = D.row_start(k); e < D.row_start(k + 1); ++e) {
+      const int c = D.entry_col(e), co = D.block_offset(c);
+      if (w.pos[co] < 0) continue;  // a unit block's columns: in A d_u
+      const auto B = D.entry(e);
+      for (int i = 0; i < sb; ++i)
+        for (int col = 0; col < B.cols(); ++col) {
+          double h = 0.0;
+          for (int j = 0; j < sb; ++j) h += K(i, j) * B(o - bo + j, col);
+          w.trip.emplace_back(w.pos[o + i], w.pos[co + col], h);
+        }
+    }
+    for (int i = 0; i < sb; ++i) {
+      double x = -w.F[o + i];
+      for (int j = 0; j < sb; ++j) {
+        const double r = has_R ? (*A.R)[o + j] : 0.0;
+        const double h = (eps + r) * K(i, j) + IP(i, j);
+        w.trip.emplace_back(w.pos[o + i], w.pos[o + j], h);
+        x -= K(i, j) * w.z[o + j];
+      }
+      w.dr[w.pos[o + i]] = x;
+    }
+  });
+  w.Hs.resize(m, m);
+  w.Hs.setFromTriplets(w.trip.begin(), w.trip.end());  // duplicates (the diagonal) are summed
+  w.Hs.makeCompressed();
+  if (w.analysed != w.act) {
+    w.slu.analyzePattern(w.Hs);
+    w.analysed = w.act;
+  }
+  w.slu.factorize(w.Hs);
+  if (w.slu.info() != Eigen::Success) {
+    w.analysed.clear();  // a failed factorization leaves no usable analysis behind
+    return false;
+  }
+  w.gcol = w.slu.solve(w.dr);
+  w.dr = w.gcol;
+  return w.dr.allFinite();
+}
+
 // H whole (n x n), for the Gauss-Newton step.
 void jacobian(const Problem& p, const MatCMap& A, double eps, NsnWorkspace& w) {
   const int n = p.nl;
@@ -289,7 +377,7 @@ void jacobian(const Problem& p, const MatCMap& A, double eps, NsnWorkspace& w) {
     w.H.row(i).setZero();
     w.H(i, i) = 1.0;
   }
-  for_each_piece(p, w, [&](int o, int sb, const Mat3& K, const Mat3& IP) {
+  for_each_piece(p, w, [&](int, int o, int sb, const Mat3& K, const Mat3& IP) {
     w.H.middleRows(o, sb).noalias() = K.topLeftCorner(sb, sb) * A.middleRows(o, sb);
     w.H.block(o, o, sb, sb) += eps * K.topLeftCorner(sb, sb) + IP.topLeftCorner(sb, sb);
   });
@@ -302,13 +390,19 @@ void jacobian(const Problem& p, const MatCMap& A, double eps, NsnWorkspace& w) {
 // largest merit of the last iterates (nonmonotone). The accepted iterate is in w.trial, its step
 // length in alpha.
 enum class Step { Accepted, NoDecrease, NotPositiveDefinite };
-Step damped_step(const Problem& p, const MatCMap& A, const NsnSettings& S, double eps, double theta,
-                 double theta_ref, NsnWorkspace& w, double& alpha) {
+Step damped_step(const Problem& p, const Delassus& Ad, const NsnSettings& S, double eps,
+                 double theta, double theta_ref, NsnWorkspace& w, double& alpha) {
   const int n = p.nl;
   w.d.resize(n);
   w.g.resize(n);
   bool newton = false;
-  if (eps > 0.0) {
+  if (!Ad.dense) {  // sparse: Newton steps only, a failed factorization retried with a larger eps
+    if (!sparse_newton_step(p, Ad, eps, w)) return Step::NoDecrease;
+    w.d = -w.F;
+    for (int r = 0; r < static_cast<int>(w.act.size()); ++r) w.d[w.act[r]] = w.dr[r];
+    newton = true;
+  } else if (eps > 0.0) {
+    const MatCMap A = Ad.mat();
     newton_system(p, A, eps, w);
     newton = lu_factor(w.Hr, w.piv);
     if (newton) {
@@ -319,6 +413,7 @@ Step damped_step(const Problem& p, const MatCMap& A, const NsnSettings& S, doubl
     }
   }
   if (!newton) {
+    const MatCMap A = Ad.mat();
     jacobian(p, A, eps, w);
     w.N.resize(n, n);
     w.N.noalias() = w.H.transpose() * w.H;
@@ -336,8 +431,7 @@ Step damped_step(const Problem& p, const MatCMap& A, const NsnSettings& S, doubl
   w.v_eps.resize(n);
   w.F_trial.resize(n);
   // v is affine in lambda: one product A d per step, O(n) per trial.
-  w.Ad.resize(n);
-  w.Ad.noalias() = A * w.d;
+  Ad.multiply(w.d, w.Ad);
   alpha = 1.0;
   for (int k = 0; k <= S.ls_steps; ++k, alpha *= 0.5) {
     w.trial = w.lam + alpha * w.d;
@@ -357,48 +451,45 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
   const int n = p.nl;
   sol.iterations = 0;
   sol.residual = 0.0;
-  if (n > S.max_rows) {
-    sol.status = SolveStatus::Failed;
-    sol.message = "nsn: " + std::to_string(n) +
-                  " rows, more than max_rows = " + std::to_string(S.max_rows) +
-                  " (the Newton system is dense)";
-    sol.lambda.setZero(n);
-    return;
-  }
   const auto t0 = std::chrono::steady_clock::now();
   auto& w = wsp.get<NsnWorkspace>();
-  // Set-up: A = D + R, dense (the Problem's own dense D where there is no R: no copy), and the
-  // block scales.
-  const double* a = nullptr;
-  if (p.has_dense && p.R.size() != n && p.D_dense.rows() == n && p.D_dense.cols() == n) {
-    a = p.D_dense.data();
+  // Set-up: A = D + R, dense at most dense_rows rows (the Problem's own dense D where there is no
+  // R: no copy), else the block-sparse D as it is; A's diagonal, and the block scales.
+  Delassus A;
+  A.D = &p.D;
+  A.R = &p.R;
+  A.n = n;
+  w.diag.resize(n);
+  // The sparse system needs D's block partition to be the Problem's blocks, and pays where D is
+  // sparse: a D with a quarter of its entries stored or more (the fast path's reduced NCP, all
+  // blocks coupled) stays dense.
+  const bool sparse = n > S.dense_rows && p.D.rows() == n &&
+                      p.D.num_blocks() == static_cast<int>(p.blocks.size()) &&
+                      4.0 * p.D.nnz() < static_cast<double>(n) * n;
+  if (!sparse) {
+    if (p.has_dense && p.R.size() != n && p.D_dense.rows() == n && p.D_dense.cols() == n) {
+      A.dense = p.D_dense.data();
+    } else {
+      if (p.has_dense)
+        w.A = p.D_dense.topLeftCorner(n, n);
+      else
+        p.D.to_dense(w.A);
+      if (p.R.size() == n) w.A.diagonal() += p.R;
+      A.dense = w.A.data();
+    }
+    w.diag = A.mat().diagonal();
   } else {
-    if (p.has_dense)
-      w.A = p.D_dense.topLeftCorner(n, n);
-    else
-      p.D.to_dense(w.A);
-    if (p.R.size() == n) w.A.diagonal() += p.R;
-    a = w.A.data();
+    for (int k = 0; k < p.D.num_blocks(); ++k)
+      w.diag.segment(p.D.block_offset(k), p.D.block_size(k)) = p.D.diagonal(k).diagonal();
+    if (p.R.size() == n) w.diag += p.R;
   }
-  const MatCMap A(a, n, n);
   w.rho.resize(n);
   w.dP.resize(p.blocks.size());
   for (const ConstraintBlock& b : p.blocks) {
-    const double mean = A.diagonal().segment(b.offset, b.size).mean();
+    const double mean = w.diag.segment(b.offset, b.size).mean();
     w.rho.segment(b.offset, b.size).setConstant(mean > 0.0 ? S.rho_scale / mean : S.rho_scale);
   }
-  // The proximal term (Rockafellar 1976; Siconos's PROX wraps its Newton solver the same way):
-  // the Newton matrix is taken with A + eps I, so that redundant sticking contacts (a singular A)
-  // still give a non-singular system, and each step is a Newton step on the proximal problem
-  // centred at the current iterate, whose fixed points are the NCP's solutions. Along A's null
-  // space (forces redistributed among redundant contacts) the step then moves lambda until a
-  // contact reaches its cone's boundary: what settles a problem made slightly inconsistent there.
-  // Where the Newton step of that problem finds no decrease of |F| (degenerate contacts: on their
-  // cone's boundary with slips of 1e-9, where F's generalized Jacobian changes abruptly), eps grows
-  // 100x and the step is retried, up to prox_max; a full step shrinks it 10x (Levenberg-Marquardt's
-  // rule applied to the proximal term). docs/performance.md: on the humanoid's reduced problems
-  // this settled 749 of 958 instead of 584.
-  const double max_diag = A.diagonal().cwiseAbs().maxCoeff();
+  const double max_diag = w.diag.cwiseAbs().maxCoeff();
   const double eps0 = S.prox * max_diag, eps_max = std::max(eps0, S.prox_max * max_diag);
   double eps = eps0;
   auto set_eps = [&](double e) { eps = e; };
@@ -409,8 +500,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
     w.lam.setZero();
   else
     w.lam = ws_in.lambda;
-  w.v.resize(n);
-  w.v.noalias() = A * w.lam;
+  A.multiply(w.lam, w.v);
   w.v += p.v_f;
   w.F.resize(n);
   double theta = natural_map(p, w.lam, w.v, w.rho, w.F, &w.dP);
@@ -478,7 +568,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
     }
     if (alpha == 1.0 && eps > eps0) set_eps(std::max(eps0, 0.1 * eps));
     w.lam.swap(w.trial);
-    w.v.noalias() = A * w.lam;  // afresh, so that the stopping test sees no accumulated drift
+    A.multiply(w.lam, w.v);  // afresh, so that the stopping test sees no accumulated drift
     w.v += p.v_f;
     theta = natural_map(p, w.lam, w.v, w.rho, w.F, &w.dP);
     w.merits[(it + 1) % memory] = theta;

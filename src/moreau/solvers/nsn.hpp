@@ -8,18 +8,21 @@
 // place of A (a proximal term, docs/solvers.md), solves H d = -F by LU on the rows that are not
 // unit rows (separating contacts and inactive limits give d_i = -F_i outright), and backtracks on
 // 1/2 |F|^2 (nonmonotone Armijo); where the LU fails, the Gauss-Newton step (H^T H + 1e-12 max
-// diag I) d = -H^T F. Dense: A is D_dense itself where the Problem has it and no R, for problems
-// of at most max_rows rows. Made for small problems solved many times from a warm start (the fast
-// path's reduced NCP, docs/performance.md), where it converges in a few iterations.
+// diag I) d = -H^T F. Dense (A is D_dense itself where the Problem has it and no R) for problems of
+// at most dense_rows rows or with a dense D; above, the Newton system is assembled from D's stored
+// blocks and factored by Eigen's SparseLU (a pile's D is sparse: RockPile's 1389 rows hold 1.7%
+// nonzeros), with no Gauss-Newton fallback (a failed factorization grows eps instead). Made for
+// problems solved many times from a warm start (the fast path's reduced NCP and contact islands,
+// docs/performance.md), where it converges in a few iterations.
 #include "moreau/solvers/solver.hpp"
 
 namespace moreau {
 
-// Parameters: "rho_scale" (1), "max_rows" (1000: above, status Failed), "ls_steps" (30 halvings
-// of the Armijo backtracking). Status: Converged when the natural map (eq. 163) <= tol;
-// MaxIterations at the cap or when the line search finds no decrease (the best iterate is
-// returned); Failed when the problem is larger than max_rows or the Newton system cannot be
-// factored; Diverged on non-finite iterates.
+// Parameters: "rho_scale" (1), "dense_rows" (96: above, the sparse system where D is sparse),
+// "ls_steps" (30 halvings of the Armijo backtracking). Status: Converged when the natural map (eq.
+// 163) <= tol; MaxIterations at the cap or when the line search finds no decrease (the best iterate
+// is returned); Failed when the dense Newton system cannot be factored; Diverged on non-finite
+// iterates.
 void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& w, SolverWorkspace& ws,
                Solution& sol);
 

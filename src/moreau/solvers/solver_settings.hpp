@@ -73,7 +73,7 @@ struct NgnSettings {
 // nsn (semismooth Newton on the natural map; nsn.hpp).
 struct NsnSettings {
   double rho_scale = 1.0;  // [1] rho_b = rho_scale / mean diagonal of A_bb
-  int max_rows = 1000;     // [rows] larger problems fail (the Newton system is dense)
+  int dense_rows = 96;     // [rows] at most: the dense Newton system (LU); above: sparse (SparseLU)
   int ls_steps = 30;       // Armijo halvings before the line search gives up
   int ls_memory = 10;      // nonmonotone Armijo: the largest merit of the last ls_memory iterates
                            // is the reference (Grippo et al. 1986); 1: monotone
