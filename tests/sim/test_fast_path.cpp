@@ -1,12 +1,16 @@
 // sim::FastPath on its own (sim/fast_path.hpp): which solvers it takes, what it declines, and that
 // its answer to a step's Problem is judged by, and meets, the full problem's natural map.
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "moreau/io/problem_io.hpp"
 #include "moreau/ncp/residuals.hpp"
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/fast_path.hpp"
+#include "moreau/sim/islands.hpp"
+#include "moreau/sim/joint_schur.hpp"
 #include "moreau/sim/simulator.hpp"
 
 using namespace moreau;
@@ -172,4 +176,34 @@ TEST(FastPath, RescueRunsTheStepsSolverLongerWhereNewtonStalls) {
 // in 61 iterations.
 TEST(FastPath, NewtonOnTheWholeProblemSettlesAStepTheRescueLeavesAboveTol) {
   expect_only_the_last_resort_converges("walker_stick_slip", 180, true);
+}
+
+// A pile: 150 spheres after 0.4 s, one island of contacts past the elimination's size (192 rows)
+// with a sparse D. The fast path takes nsn on it (its sparse Newton system, from zero here) and
+// meets tol on the full problem, where the step's solver alone, with the scene's budget, stops
+// above it.
+TEST(FastPath, NewtonSettlesAPilesIslandTheStepsSolverLeavesAboveTol) {
+  SimSettings st;
+  const Problem p = problem_of("sphere-pile", {{"n", "150"}}, 400, &st);
+  Islands islands;
+  islands.split(p);
+  int largest = 0;
+  Problem island;
+  for (int k = 0; k < islands.count(); ++k) {
+    islands.extract(p, k, island);
+    largest = std::max(largest, island.nl);
+  }
+  ASSERT_GT(largest, JointSchur::kMaxReducedRows);
+  ASSERT_EQ(p.rows_of(RowKind::Joint), 0);
+  SolverWorkspace ws;
+  Solution alone, fast;
+  ASSERT_TRUE(solve(st.solver, p, st.solver_settings, {}, ws, alone));
+  EXPECT_FALSE(alone.converged()) << alone.residual;
+  FastPath path(st);
+  WarmStart cold;
+  ASSERT_TRUE(path.solve(p, cold, ws, fast));
+  EXPECT_TRUE(fast.converged()) << fast.residual;
+  EXPECT_LE(natural_map(p, fast.lambda), st.solver_settings.tol);
+  std::printf("largest island %d rows of %d; %s alone %.2e after %d iterations\n", largest, p.nl,
+              st.solver.c_str(), alone.residual, alone.iterations);
 }

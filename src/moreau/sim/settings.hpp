@@ -91,8 +91,8 @@ struct SimSettings {
   int fast_path_full_newton_rows = 320;
   // nsn's proximal term (NsnSettings::prox, at least this) on an island past the elimination's
   // size, solved with nsn's sparse Newton system: a pile. Its redundant contacts keep nsn cycling
-  // with the default 1e-8 (sphere-pile, 1 s: 155 ms per step and 8 steps unconverged; with 1e-4,
-  // 82 ms and 1; docs/performance.md, "Piles").
+  // with the default 1e-8 (sphere-pile's first second: 155 ms per step and 8 steps unconverged;
+  // with 1e-4, 82 ms and 1; docs/performance.md, "Piles").
   double fast_path_pile_prox = 1e-4;
 };
 

@@ -483,6 +483,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
       w.diag.segment(p.D.block_offset(k), p.D.block_size(k)) = p.D.diagonal(k).diagonal();
     if (p.R.size() == n) w.diag += p.R;
   }
+  w.analysed.clear();  // SparseLU's analysis is of the last problem's pattern: not this one's
   w.rho.resize(n);
   w.dP.resize(p.blocks.size());
   for (const ConstraintBlock& b : p.blocks) {
