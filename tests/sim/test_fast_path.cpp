@@ -181,7 +181,7 @@ TEST(FastPath, NewtonOnTheWholeProblemSettlesAStepTheRescueLeavesAboveTol) {
 // A pile: 150 spheres after 0.4 s, one island of contacts past the elimination's size (192 rows)
 // with a sparse D. The fast path takes nsn on it (its sparse Newton system, from zero here) and
 // meets tol on the full problem, where the step's solver alone, with the scene's budget, stops
-// above it.
+// above it; and the pile's rescue settles it where nsn's other attempts are cut short.
 TEST(FastPath, NewtonSettlesAPilesIslandTheStepsSolverLeavesAboveTol) {
   SimSettings st;
   const Problem p = problem_of("sphere-pile", {{"n", "150"}}, 400, &st);
@@ -206,4 +206,19 @@ TEST(FastPath, NewtonSettlesAPilesIslandTheStepsSolverLeavesAboveTol) {
   EXPECT_LE(natural_map(p, fast.lambda), st.solver_settings.tol);
   std::printf("largest island %d rows of %d; %s alone %.2e after %d iterations\n", largest, p.nl,
               st.solver.c_str(), alone.residual, alone.iterations);
+  // The pile's rescue (SimSettings::fast_path_pile_rescue): with nsn's attempts cut to one
+  // iteration each, only its longer run from the best iterate meets tol.
+  SimSettings short_newton = st;
+  short_newton.fast_path_newton = 1;
+  short_newton.fast_path_pile_rescue = 0;
+  SimSettings rescued = short_newton;
+  rescued.fast_path_pile_rescue = 200;
+  Solution cut, saved;
+  FastPath without(short_newton), with(rescued);
+  WarmStart cold1, cold2;
+  ASSERT_TRUE(without.solve(p, cold1, ws, cut));
+  EXPECT_FALSE(cut.converged()) << cut.residual;
+  ASSERT_TRUE(with.solve(p, cold2, ws, saved));
+  EXPECT_TRUE(saved.converged()) << saved.residual;
+  EXPECT_LE(natural_map(p, saved.lambda), st.solver_settings.tol);
 }

@@ -26,6 +26,8 @@ FastPath::FastPath(const SimSettings& settings)
   newton_settings_.max_iters = newton_;
   pile_settings_.max_iters = newton_;
   pile_settings_.nsn.prox = std::max(pile_settings_.nsn.prox, settings.fast_path_pile_prox);
+  pile_rescue_settings_ = pile_settings_;
+  pile_rescue_settings_.max_iters = settings.fast_path_pile_rescue;
   polish_settings_.tol = kWarmPolishMargin * settings_.tol;
   polish_settings_.max_iters = kWarmPolishIters;
   full_settings_.max_iters = settings.fast_path_full_newton;
@@ -288,6 +290,10 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace&
     // a contact-only island of at most fast_path_cold_rows rows (objects resting on a few
     // contacts): on a pile's larger islands neither converges within such budgets, and the rescue
     // would only multiply the step's time (docs/performance.md, "The rescue").
+    // A pile's island (SimSettings::fast_path_pile_rescue): nsn on from the best iterate so far
+    // with a larger budget.
+    if (!done && r.nl > JointSchur::kMaxReducedRows && pile_rescue_settings_.max_iters > 0)
+      done = newton(schur_warm_, pile_rescue_settings_);
     const int rescue_limit = eliminated ? rescue_rows_ : std::min(rescue_rows_, cold_rows_);
     if (!done && r.nl <= rescue_limit) {
       in_rescue = true;

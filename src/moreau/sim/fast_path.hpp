@@ -59,9 +59,10 @@ class FastPath {
   SolverSettings settings_;         // the step's solver's
   SolverSettings newton_settings_;  // nsn's attempt (SimSettings::fast_path_newton)
   SolverSettings pile_settings_;  // the same on a pile's island (SimSettings::fast_path_pile_prox)
-  SolverSettings rescue_settings_;  // nsn's rescue (SimSettings::fast_path_rescue)
-  SolverSettings long_settings_;    // the rescue's last try: the step's solver, 10x its budget
-  SolverSettings polish_settings_;  // nsn's polish of a warm answer near tol (solve_island)
+  SolverSettings pile_rescue_settings_;  // its rescue (SimSettings::fast_path_pile_rescue)
+  SolverSettings rescue_settings_;       // nsn's rescue (SimSettings::fast_path_rescue)
+  SolverSettings long_settings_;         // the rescue's last try: the step's solver, 10x its budget
+  SolverSettings polish_settings_;       // nsn's polish of a warm answer near tol (solve_island)
   SolverSettings full_settings_;    // nsn on the whole Problem (SimSettings::fast_path_full_newton)
   int full_rows_ = 0;               // SimSettings::fast_path_full_newton_rows
   int newton_ = 0, cold_rows_ = 0;  // SimSettings::fast_path_newton, fast_path_cold_rows
