@@ -11,7 +11,9 @@ B=${1:?build dir}; D=${2:?FCLib directory}; N=${3:-5}; LIMIT=${4:-60}
 solvers=$("$B/moreau" solvers | awk '{print $1}' | grep -v -x -e pgs -e direct -e sap)
 echo "file,solver,peer,tol,iterations,solve_time_s,solve_time_first_s,r_natmap,q_inf,passed"
 for f in "$D"/*.hdf5; do
-  c=$("$B/moreau" solve "$f" --solver pgs --max-iter 1 --json | jq '1e-8 * ([1, .q_inf] | max)')
+  c=$(timeout "$LIMIT" "$B/moreau" solve "$f" --solver pgs --max-iter 1 --json 2>/dev/null |
+    jq '1e-8 * ([1, .q_inf] | max)' 2>/dev/null || true)
+  [ -z "$c" ] && { echo "$(basename "$f"): cannot read its q" >&2; continue; }
   tols=$(awk -v c="$c" 'BEGIN { printf "%.6g %.6g %.6g", c, c / 100, c / 1e4 }')
   for s in $solvers; do
     peer=0; [[ $s == siconos-* ]] && peer=1

@@ -349,3 +349,27 @@ TEST(Nsn, SparseNewtonSystemTakesTheDenseOnesSteps) {
   }
   EXPECT_GE(compared, 20);
 }
+
+// Every contact separating (its normal velocity far above what its impulse could cancel): from a
+// warm start pressing on them, every row of the first Newton step is a unit row, and the sparse
+// system has no row to factor; the step is d = -F, and nsn ends at lambda = 0.
+TEST(Nsn, SparseSystemWithEveryRowSeparatingEndsAtZero) {
+  std::mt19937 rng(9);
+  Problem p = random_contacts(rng, 8, 16, 0.5, 1.0);
+  store_nonzero_blocks(p);
+  WarmStart warm;
+  warm.lambda.setZero(p.nl);
+  for (const ConstraintBlock& b : p.blocks) {
+    p.v_f[b.offset + 2] = 1e3;
+    warm.lambda[b.offset + 2] = 1e-3;
+  }
+  SolverSettings s;
+  s.tol = 1e-10;
+  s.nsn.dense_rows = 0;
+  SolverWorkspace ws;
+  Solution sol;
+  ASSERT_TRUE(solve("nsn", p, s, warm, ws, sol));
+  EXPECT_EQ(sol.status, SolveStatus::Converged) << sol.message;
+  EXPECT_EQ(sol.iterations, 1);
+  EXPECT_EQ(sol.lambda.cwiseAbs().maxCoeff(), 0.0);
+}

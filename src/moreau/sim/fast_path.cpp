@@ -86,11 +86,11 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
   else
     natmap = full_natmap(full_lambda_, full_v_);
   bool converged = natmap <= settings_.tol;
-  // An island's solvers stopped above tol, on a mechanism's Problem small enough for a dense Newton
-  // system: nsn on all of it (SimSettings::fast_path_full_newton), from this answer, then from zero
-  // (a start in the wrong stick-slip pattern traps it where zero does not: on the walker's step at
-  // 4.79 s, 100 iterations from the answer end at 9.5e-8, 61 from zero converge). Its answer
-  // replaces this one only where it meets tol on the full natural map.
+  // An island's solvers stopped above tol, on a mechanism's Problem of at most
+  // fast_path_full_newton_rows rows: nsn on all of it (SimSettings::fast_path_full_newton), from
+  // this answer, then from zero (a start in the wrong stick-slip pattern traps it where zero does
+  // not: on the walker's step at 4.79 s, 100 iterations from the answer end at 9.5e-8, 61 from zero
+  // converge). Its answer replaces this one only where it meets tol on the full natural map.
   if (!converged && stats.status != SolveStatus::Converged && p.nl <= full_rows_ &&
       p.rows_of(RowKind::Joint) > 0) {
     full_warm_.lambda = full_lambda_;
@@ -226,9 +226,10 @@ bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool elimin
   return natmap <= settings_.tol;
 }
 
-// nsn's Newton system is dense up to the elimination's size limit (a reduced NCP's D_S is dense),
-// and sparse on a larger island of contacts and limits whose D is sparse (a pile: every body's
-// contacts couple to its neighbours' only). Elsewhere, the step's solver alone.
+// nsn takes a problem up to the elimination's size limit (a reduced NCP, D_S dense: nsn's dense
+// Newton system; an island without joint rows, sparse above NsnSettings::dense_rows), and a larger
+// island of contacts and limits whose D is sparse (a pile: every body's contacts couple to its
+// neighbours' only; the sparse system). Elsewhere, the step's solver alone.
 bool FastPath::newton_solves(const Problem& r) {
   return r.nl <= JointSchur::kMaxReducedRows ||
          (r.rows_of(RowKind::Joint) == 0 && 4.0 * r.D.nnz() < static_cast<double>(r.nl) * r.nl);

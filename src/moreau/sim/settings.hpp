@@ -91,8 +91,8 @@ struct SimSettings {
   int fast_path_full_newton_rows = 320;
   // nsn's proximal term (NsnSettings::prox, at least this) on an island past the elimination's
   // size, solved with nsn's sparse Newton system: a pile. Its redundant contacts keep nsn cycling
-  // with the default 1e-8 (sphere-pile's first second: 155 ms per step and 8 steps unconverged;
-  // with 1e-4, 82 ms and 1; docs/performance.md, "Piles").
+  // with the default 1e-8 (sphere-pile's first second, without the pile rescue below: 155 ms per
+  // step and 8 steps unconverged; with 1e-4, 76 to 82 ms and 1; docs/performance.md, "Piles").
   double fast_path_pile_prox = 1e-4;
   // Where nsn, the step's solver, its polish and nsn from zero all stopped above tol on such an
   // island, nsn on from the best iterate with up to this many iterations (sphere-pile, 10 s: 36

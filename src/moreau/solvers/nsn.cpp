@@ -318,6 +318,8 @@ bool sparse_newton_step(const Problem& p, const Delassus& A, double eps, NsnWork
   const int n = p.nl;
   unit_rows(p, w);
   const int m = static_cast<int>(w.act.size());
+  w.dr.resize(m);
+  if (m == 0) return true;  // every row a unit row: d = -F (SparseLU cannot factor 0 x 0)
   w.pos.assign(n, -1);
   for (int r = 0; r < m; ++r) w.pos[w.act[r]] = r;
   w.du.setZero(n);
@@ -326,12 +328,11 @@ bool sparse_newton_step(const Problem& p, const Delassus& A, double eps, NsnWork
   const BlockSparse& D = *A.D;
   const bool has_R = A.R->size() == n;
   w.trip.clear();
-  w.dr.resize(m);
   for_each_piece(p, w, [&](int k, int o, int sb, const Mat3& K, const Mat3& IP) {
     const int bo = D.block_offset(k);  // the piece's rows are rows o - bo .. of block row k
     for (int e = D.row_start(k); e < D.row_start(k + 1); ++e) {
       const int c = D.entry_col(e), co = D.block_offset(c);
-      if (w.pos[co] < 0) continue;  // a unit block's columns: in A d_u
+      if (D.block_size(c) == 0 || w.pos[co] < 0) continue;  // a unit block's columns: in A d_u
       const auto B = D.entry(e);
       for (int i = 0; i < sb; ++i)
         for (int col = 0; col < B.cols(); ++col) {

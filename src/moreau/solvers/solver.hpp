@@ -81,8 +81,8 @@ struct SolverInfo {
   // true: contact rows only (W r + q, Siconos's fc3d); solve() declines joint and limit rows
   // (status Failed, message says why).
   bool contacts_only = false;
-  // false: left out of `moreau bench`'s default solver set (run it by name), e.g. nsn, whose dense
-  // Newton system is made for the small reduced problems of the fast path.
+  // false: left out of `moreau bench`'s default solver set (run it by name), e.g. nsn, which is not
+  // one of the report's solvers (it is the fast path's first attempt).
   bool bench_default = true;
   // false: declines a Problem with joint dry-friction rows (ConeKind::Box; status Failed, message
   // says why): Lemke's LCP, Todorov's force map and SAP have no interval row.
