@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "moreau/ncp/residuals.hpp"
+#include "moreau/solvers/nsn.hpp"
 
 namespace moreau {
 
@@ -232,7 +233,7 @@ bool FastPath::warm_answers(const Problem& q, const WarmStart& warm, bool elimin
 // neighbours' only; the sparse system). Elsewhere, the step's solver alone.
 bool FastPath::newton_solves(const Problem& r) {
   return r.nl <= JointSchur::kMaxReducedRows ||
-         (r.rows_of(RowKind::Joint) == 0 && 4.0 * r.D.nnz() < static_cast<double>(r.nl) * r.nl);
+         (r.rows_of(RowKind::Joint) == 0 && nsn::sparse_delassus(r));
 }
 
 // The reduced NCP (SimSettings::fast_path_newton): nsn from the warm start settles most steps in a

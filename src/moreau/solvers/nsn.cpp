@@ -38,6 +38,12 @@ Mat3 nsn::coulomb_projection_jacobian(const Vec3& y, double mu) {
   return J;
 }
 
+bool nsn::sparse_delassus(const Problem& p) {
+  const int n = p.nl;
+  return p.D.rows() == n && p.D.num_blocks() == static_cast<int>(p.blocks.size()) &&
+         4.0 * p.D.nnz() < static_cast<double>(n) * n;
+}
+
 namespace {
 
 using RowMatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -461,12 +467,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
   A.R = &p.R;
   A.n = n;
   w.diag.resize(n);
-  // The sparse system needs D's block partition to be the Problem's blocks, and pays where D is
-  // sparse: a D with a quarter of its entries stored or more (the fast path's reduced NCP, all
-  // blocks coupled) stays dense.
-  const bool sparse = n > S.dense_rows && p.D.rows() == n &&
-                      p.D.num_blocks() == static_cast<int>(p.blocks.size()) &&
-                      4.0 * p.D.nnz() < static_cast<double>(n) * n;
+  const bool sparse = n > S.dense_rows && nsn::sparse_delassus(p);
   if (!sparse) {
     if (p.has_dense && p.R.size() != n && p.D_dense.rows() == n && p.D_dense.cols() == n) {
       A.dense = p.D_dense.data();

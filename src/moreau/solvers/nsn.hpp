@@ -27,6 +27,9 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& w, So
                Solution& sol);
 
 namespace nsn {
+// D as nsn's sparse Newton system needs it: its block partition the Problem's blocks, and under a
+// quarter of its entries stored (a reduced NCP's D_S, all blocks coupled, is not).
+bool sparse_delassus(const Problem& p);
 // An element of the generalized Jacobian of P_{K_mu} at y (moreau order [t, o, n]): I inside
 // K_mu, 0 inside its polar cone, the derivative of the projection onto the cone's surface between.
 Mat3 coulomb_projection_jacobian(const Vec3& y, double mu);
