@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets fuzz/bin/fuzz_{urdf,mjcf,scene,fclib,problem,stl,obj,png} (clang +
-# libFuzzer, ASan, UBSan). The loaders (src/moreau/io/*.cpp, the mesh loader
-# src/moreau/collision/mesh_io.cpp) and the entry points (fuzz/targets.cpp) are
+# libFuzzer, ASan, UBSan). The loaders (src/moreau/io/*.cpp, the mesh loaders
+# src/moreau/collision/mesh_io.cpp and mesh_obj.cpp) and the entry points (fuzz/targets.cpp) are
 # compiled instrumented, with the defines and include paths of the Release build's
 # compile_commands.json; the rest of moreau is linked from that build (build/libmoreau_*.a, built
 # first with `cmake --build build --target moreau`). Run from the repository root:
@@ -38,7 +38,8 @@ PY
 mapfile -t common < <(flags_of src/moreau/io/fclib_hdf5.cpp)
 [ ${#common[@]} -gt 0 ] || { echo "fuzz/build.sh: $BUILD_DIR/compile_commands.json lacks io" >&2; exit 1; }
 objs=()
-for src in src/moreau/io/*.cpp src/moreau/collision/mesh_io.cpp fuzz/targets.cpp; do
+for src in src/moreau/io/*.cpp src/moreau/collision/mesh_io.cpp src/moreau/collision/mesh_obj.cpp \
+  fuzz/targets.cpp; do
   o="$obj/$(basename "${src%.cpp}").o"
   mapfile -t f < <(flags_of "$src")
   [ ${#f[@]} -gt 0 ] || f=("${common[@]}")

@@ -10,6 +10,7 @@ max_len() {
     mjcf) echo 65536 ;;   # the Unitree G1 and H1 models: 18 to 37 kB
     fclib) echo 262144 ;; # six of the eight FCLib problems: 58 to 176 kB
     stl) echo 65536 ;;    # the smallest robot meshes: 24 to 47 kB, 500 to 950 triangles
+    obj) echo 65536 ;;    # the same meshes written as OBJ (fuzz/seed.sh)
     png) echo 65536 ;;    # height fields and textures: 5 to 38 kB
     *) echo 16384 ;;
   esac

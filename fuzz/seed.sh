@@ -40,6 +40,34 @@ while IFS= read -r -d '' f; do
   cp "$f" "fuzz/seeds/$t/$name"
   kept=$((kept + 1))
 done < <(find "${dirs[@]}" -type f -print0 | sort -z)
+# No real OBJ file fits the obj target (MuJoCo's mug is 2.2 MB): the STL meshes kept above are
+# written again as OBJ (their triangles over joined vertices), real robot geometry in that format.
+for f in fuzz/seeds/stl/*; do
+  [ -e "$f" ] || continue
+  /usr/bin/python3 - "$f" "fuzz/seeds/obj/$(basename "${f%.*}").obj" <<'PY' || continue
+import re, struct, sys
+data = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<I", data, 80)[0] if len(data) >= 84 else -1
+if len(data) == 84 + 50 * n:  # binary STL: 80-byte header, count, 50 bytes per triangle
+    pts = [struct.unpack_from("<3f", data, 84 + 50 * t + 12 + 12 * k) for t in range(n) for k in range(3)]
+else:  # ASCII STL
+    num = r"([-+0-9.eE]+)"
+    pts = [tuple(map(float, m)) for m in re.findall(rb"vertex\s+" + (num + rb"\s+") * 2 + num, data)]
+index, lines = {}, []
+for p in pts:
+    if p not in index:
+        index[p] = len(index) + 1
+        lines.append("v %.9g %.9g %.9g" % p)
+for t in range(len(pts) // 3):
+    lines.append("f %d %d %d" % tuple(index[p] for p in pts[3 * t:3 * t + 3]))
+open(sys.argv[2], "w").write("\n".join(lines) + "\n")
+PY
+  if [ "$(stat -c %s "fuzz/seeds/obj/$(basename "${f%.*}").obj")" -gt "$(max_len obj)" ]; then
+    rm "fuzz/seeds/obj/$(basename "${f%.*}").obj"
+  else
+    kept=$((kept + 1))
+  fi
+done
 for t in "${FUZZ_TARGETS[@]}"; do
   printf '%s: %d real seeds (at most %d bytes)\n' "$t" "$(ls "fuzz/seeds/$t" | wc -l)" "$(max_len "$t")"
 done

@@ -124,6 +124,56 @@ TEST(FclibConvert, GlobalReductionMatchesDefinition) {
   EXPECT_FALSE(fclib_global_problem(M.sparseView(), H.sparseView(), f, w, mu, "mem"));
 }
 
+TEST(FclibConvert, GlobalReductionOfManyBodiesIsSparseAndExact) {
+  // 20 bodies with SPD 6x6 mass blocks, 15 contacts each on one or two bodies: W = H^T M^-1 H
+  // couples two contacts exactly where they share a body, and D stores exactly those blocks.
+  const int nb = 20, nc = 15, n = 6 * nb, m = 3 * nc;
+  std::srand(7);
+  auto uniform = [] { return 2.0 * std::rand() / RAND_MAX - 1.0; };
+  MatX M = MatX::Zero(n, n), H = MatX::Zero(n, m);
+  for (int b = 0; b < nb; ++b) {
+    MatX A(6, 6);
+    for (int i = 0; i < 36; ++i) A(i) = uniform();
+    M.block(6 * b, 6 * b, 6, 6) = A * A.transpose() + MatX::Identity(6, 6);
+  }
+  std::vector<std::vector<int>> bodies(nc);
+  for (int c = 0; c < nc; ++c) {
+    bodies[c] = {c % nb};
+    if (c % 3 != 0) bodies[c].push_back((c * 7 + 3) % nb);
+    for (int b : bodies[c])
+      for (int i = 0; i < 6; ++i)
+        for (int k = 0; k < 3; ++k) H(6 * b + i, 3 * c + k) = uniform();
+  }
+  VecX f(n), w(m), mu = VecX::Constant(nc, 0.5);
+  for (int i = 0; i < n; ++i) f[i] = uniform();
+  for (int i = 0; i < m; ++i) w[i] = uniform();
+  auto r = fclib_global_problem(M.sparseView(), H.sparseView(), f, w, mu, "mem");
+  ASSERT_TRUE(r) << r.error().message();
+  const MatX W = H.transpose() * M.llt().solve(H);
+  const VecX q = H.transpose() * M.llt().solve(f) + w;
+  MatX D;
+  r->problem.D.to_dense(D);
+  const double scale = W.lpNorm<Eigen::Infinity>();
+  for (int i = 0; i < nc; ++i) {
+    int stored = 0;
+    for (int e = r->problem.D.row_start(i); e < r->problem.D.row_start(i + 1); ++e) ++stored;
+    int shares = 0;
+    for (int j = 0; j < nc; ++j) {
+      bool share = false;
+      for (int a : bodies[i])
+        for (int b : bodies[j]) share = share || a == b;
+      shares += share;
+      for (int a = 0; a < 3; ++a) {
+        EXPECT_NEAR(r->problem.v_f[3 * i + a], q[3 * i + fclib_coordinate(a)], 1e-12);
+        for (int b = 0; b < 3; ++b)
+          EXPECT_NEAR(D(3 * i + a, 3 * j + b),
+                      W(3 * i + fclib_coordinate(a), 3 * j + fclib_coordinate(b)), 1e-13 * scale);
+      }
+    }
+    EXPECT_EQ(stored, shares) << "contact " << i;
+  }
+}
+
 TEST(Fclib, MissingAndNonHdf5Files) {
   auto r = load_fclib("/nonexistent/dir/x.hdf5");
   ASSERT_FALSE(r);

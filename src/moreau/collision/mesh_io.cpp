@@ -1,11 +1,15 @@
-// Mesh files through assimp's C API, convex hulls through qhull's reentrant C API (libqhull_r).
+// Mesh files (OBJ by moreau's own reader, STL through assimp's C API), convex hulls through
+// qhull's reentrant C API (libqhull_r).
 #include "moreau/collision/mesh_io.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+
+#include "moreau/collision/mesh_obj.hpp"
 
 #ifdef MOREAU_HAVE_ASSIMP
 #include <assimp/cimport.h>
@@ -51,11 +55,38 @@ bool spans_3d(const std::vector<Vec3>& pts, double* scale) {
 }
 }  // namespace
 
+namespace {
+bool has_obj_extension(const std::string& path) {
+  if (path.size() < 4) return false;
+  std::string ext = path.substr(path.size() - 4);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".obj";
+}
+
+Result<std::shared_ptr<const MeshData>> checked(std::shared_ptr<MeshData> mesh,
+                                                const std::string& path) {
+  for (size_t v = 0; v < mesh->vertices.size(); ++v)
+    if (!mesh->vertices[v].allFinite())
+      return Error{path, 0, "mesh vertex " + std::to_string(v), "finite coordinates", "non-finite"};
+  if (mesh->triangles.empty())
+    return Error{path, 0, "mesh", "at least one triangle",
+                 std::to_string(mesh->vertices.size()) + " vertices, no triangles"};
+  return std::shared_ptr<const MeshData>(std::move(mesh));
+}
+}  // namespace
+
 Result<std::shared_ptr<const MeshData>> load_mesh(const std::string& path) {
-  {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return Error{path, 0, "mesh file", "a readable OBJ or STL file", "cannot open it"};
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Error{path, 0, "mesh file", "a readable OBJ or STL file", "cannot open it"};
+  if (has_obj_extension(path)) {  // moreau's own reader (mesh_obj.hpp); STL through assimp
+    std::ostringstream text;
+    text << f.rdbuf();
+    if (f.bad()) return Error{path, 0, "mesh file", "a readable OBJ file", "a read error"};
+    Result<std::shared_ptr<MeshData>> mesh = parse_obj(text.str(), path);
+    if (!mesh) return mesh.error();
+    return checked(std::move(*mesh), path);
   }
+  f.close();
 #ifdef MOREAU_HAVE_ASSIMP
   const aiScene* sc =
       aiImportFile(path.c_str(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices);
@@ -83,13 +114,7 @@ Result<std::shared_ptr<const MeshData>> load_mesh(const std::string& path) {
     }
   }
   aiReleaseImport(sc);
-  for (size_t v = 0; v < mesh->vertices.size(); ++v)
-    if (!mesh->vertices[v].allFinite())
-      return Error{path, 0, "mesh vertex " + std::to_string(v), "finite coordinates", "non-finite"};
-  if (mesh->triangles.empty())
-    return Error{path, 0, "mesh", "at least one triangle",
-                 std::to_string(mesh->vertices.size()) + " vertices, no triangles"};
-  return std::shared_ptr<const MeshData>(std::move(mesh));
+  return checked(std::move(mesh), path);
 #else
   return Error{path, 0, "mesh file", "moreau built with assimp (libassimp-dev)", "no mesh loader"};
 #endif

@@ -1,5 +1,6 @@
 #pragma once
-// Mesh files (OBJ, STL through assimp) and convex hulls (qhull). Errors name the file and element.
+// Mesh files (OBJ by moreau's reader, STL through assimp) and convex hulls (qhull). Errors name the
+// file and element.
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,7 +10,8 @@
 
 namespace moreau {
 
-// Loads every mesh of an OBJ or STL file as one triangle soup (triangulated, identical vertices
+// Loads every mesh of an OBJ (mesh_obj.hpp; by its extension, any case) or STL file as one
+// triangle soup (triangulated, identical vertices
 // joined, node transforms ignored: vertices as written in the file). Errors: missing or unreadable
 // file, no triangles, non-finite vertices.
 Result<std::shared_ptr<const MeshData>> load_mesh(const std::string& path);

@@ -1,6 +1,7 @@
 // FCLib local / global data -> Problem (no HDF5 here; fclib_hdf5.cpp reads the files).
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <Eigen/SparseCholesky>
 
@@ -26,6 +27,44 @@ double relative_asymmetry(const Eigen::SparseMatrix<double>& W) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(W, k); it; ++it)
       wmax = std::max(wmax, std::abs(it.value()));
   return wmax > 0.0 ? dmax / wmax : 0.0;
+}
+
+// X = L^-1 B for a unit lower triangular L stored without its diagonal (SimplicialLDLT's) and a
+// sparse B, column by column: x's pattern is the set of rows reachable from b's up L's
+// elimination tree (Gilbert & Peierls), solved in increasing row order. Eigen's sparse-sparse
+// triangular solve reads a column's diagonal entry, which this L does not store.
+Eigen::SparseMatrix<double> unit_lower_solve(const Eigen::SparseMatrix<double>& L,
+                                             const Eigen::SparseMatrix<double>& B) {
+  using SpMat = Eigen::SparseMatrix<double>;
+  const int n = static_cast<int>(L.cols());
+  std::vector<int> parent(n, -1);  // the first row below the diagonal in each column
+  for (int j = 0; j < n; ++j)
+    for (SpMat::InnerIterator it(L, j); it; ++it)
+      if (it.row() > j && (parent[j] < 0 || it.row() < parent[j]))
+        parent[j] = static_cast<int>(it.row());
+  std::vector<Eigen::Triplet<double>> entries;
+  std::vector<double> x(n, 0.0);
+  std::vector<int> mark(n, -1), reach;
+  for (int c = 0; c < B.outerSize(); ++c) {
+    reach.clear();
+    for (SpMat::InnerIterator it(B, c); it; ++it) {
+      x[it.row()] += it.value();
+      for (int i = static_cast<int>(it.row()); i >= 0 && mark[i] != c; i = parent[i]) {
+        mark[i] = c;
+        reach.push_back(i);
+      }
+    }
+    std::sort(reach.begin(), reach.end());
+    for (int j : reach) {
+      for (SpMat::InnerIterator it(L, j); it; ++it)
+        if (it.row() > j) x[it.row()] -= it.value() * x[j];
+      if (x[j] != 0.0) entries.emplace_back(j, c, x[j]);
+      x[j] = 0.0;
+    }
+  }
+  SpMat X(n, B.cols());
+  X.setFromTriplets(entries.begin(), entries.end());
+  return X;
 }
 
 // D = W with rows and columns permuted to [t, o, n] per contact, stored as 3x3 blocks: a block
@@ -124,15 +163,20 @@ Result<FclibProblem> fclib_global_problem(const Eigen::SparseMatrix<double>& M,
   if (w.size() != m)
     return bad(file, "w", std::to_string(m) + " entries", std::to_string(w.size()));
   if (!f.allFinite() || !w.allFinite()) return bad(file, "f, w", "finite numbers", "non-finite");
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(M);
+  using SpMat = Eigen::SparseMatrix<double>;
+  Eigen::SimplicialLDLT<SpMat> ldlt(M);  // P M P^T = L D L^T
   if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().array() > 0.0).all())
     return bad(file, "M", "a symmetric positive definite mass matrix", "LDLT failed");
-  const MatX MinvH = ldlt.solve(MatX(H));  // M^-1 H, n x m
-  const MatX Wd = H.transpose() * MinvH;   // W = H^T M^-1 H
+  // W = H^T M^-1 H = X^T D^-1 X with X = L^-1 P H, sparse throughout: X keeps H's pattern where M
+  // is block-diagonal (one block per body, as FCLib's global problems store it).
+  const SpMat X = unit_lower_solve(ldlt.matrixL().nestedExpression(), ldlt.permutationP() * H);
+  const VecX d_inv = ldlt.vectorD().cwiseInverse();
+  SpMat W = SpMat(X.transpose() * d_inv.asDiagonal()) * X;
+  W.prune([](Eigen::Index, Eigen::Index, double v) { return v != 0.0; });  // exact zeros dropped
   const VecX q = H.transpose() * ldlt.solve(f) + w;
-  if (!Wd.allFinite() || !q.allFinite())
-    return bad(file, "M", "a well-conditioned mass matrix", "non-finite H^T M^-1 H");
-  const Eigen::SparseMatrix<double> W = Wd.sparseView(1.0, 0.0);  // exact zeros dropped
+  bool finite = q.allFinite();
+  for (int k = 0; k < W.nonZeros(); ++k) finite = finite && std::isfinite(W.valuePtr()[k]);
+  if (!finite) return bad(file, "M", "a well-conditioned mass matrix", "non-finite H^T M^-1 H");
   Result<FclibProblem> r = fclib_local_problem(W, q, mu, file);
   if (r) r->kind = "global";
   return r;
