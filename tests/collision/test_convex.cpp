@@ -539,5 +539,73 @@ TEST(ConvexPairs, HullPairCacheAnswersWithin1e10OfTheFullComputation) {
   EXPECT_GE(recomputed, 120);
 }
 
+// The same cache for curved and kinked shapes (a robot's cylinders against its link hulls): the
+// bound |dp| + r_B |dR| holds for any convex B, r_B its farthest point from its origin.
+TEST(ConvexPairs, PairCacheOfCurvedShapesAnswersWithin1e10OfTheFullComputation) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> u(-1, 1);
+  auto hull = convex_hull(ellipsoid_cloud(rng, 150, Vec3(0.07, 0.04, 0.05)), "hull");
+  ASSERT_TRUE(hull);
+  Geometry cyl, cyl2, ell, box, cap, mesh;
+  cyl.type = cyl2.type = ShapeType::Cylinder;
+  cyl.radius = 0.03, cyl.half_length = 0.025;
+  cyl2.radius = 0.05, cyl2.half_length = 0.01;
+  ell.type = ShapeType::Ellipsoid;
+  ell.half_extents = Vec3(0.05, 0.03, 0.04);
+  box.type = ShapeType::Box;
+  box.half_extents = Vec3(0.04, 0.05, 0.03);
+  cap.type = ShapeType::Capsule;
+  cap.radius = 0.02, cap.half_length = 0.04;
+  mesh.type = ShapeType::ConvexMesh;
+  mesh.mesh = *hull;
+  // B's farthest point from its origin: the cache's reach.
+  const std::pair<const Geometry*, const Geometry*> pairs[] = {
+      {&cyl, &mesh}, {&cyl, &cyl2}, {&ell, &box}, {&cap, &mesh}, {&mesh, &cyl}, {&box, &ell}};
+  const double reach_of[] = {0.0, 0.0, 0.0, 0.0, std::hypot(0.03, 0.025), 0.05};
+  int reused = 0, recomputed = 0;
+  for (int t = 0; t < 36; ++t) {
+    const auto [ga, gb] = pairs[t % 6];
+    const Pose Xa{Vec3::Zero(),
+                  Quat(Eigen::AngleAxisd(3.0 * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized()))};
+    const Quat qb(Eigen::AngleAxisd(3.0 * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized()));
+    const Vec3 d = Vec3(u(rng), u(rng), u(rng)).normalized();
+    Pose Xb{0.3 * d, qb};
+    ContactPoint c0;
+    ASSERT_TRUE(convex_distance(place(*ga, Xa), place(*gb, Xb), &c0));
+    Xb.p += (-2e-3 - c0.gap) * c0.normal;  // 2 mm deep: the sampling path on kinked pairs
+    HullPairCache cache;
+    ContactPoint c1;
+    ASSERT_TRUE(
+        convex_distance(place(*ga, Xa), place(*gb, Xb), &c1, 1.0, nullptr, nullptr, &cache));
+    ASSERT_EQ(cache.a, ga);
+    const HullPairCache stored = cache;
+    const std::pair<double, double> moves[] = {{1e-13, 1e-13}, {1e-11, 1e-11}, {1e-8, 1e-8},
+                                               {1e-5, 1e-5},   {0.0, 1e-12},   {0.0, 1e-6}};
+    for (const auto& [dp, dth] : moves) {
+      const Pose Xm{Xb.p + dp * Vec3(u(rng), u(rng), u(rng)).normalized(),
+                    Quat(Eigen::AngleAxisd(dth, Vec3(u(rng), u(rng), u(rng)).normalized())) * Xb.q};
+      ContactPoint full, fast;
+      ASSERT_TRUE(convex_distance(place(*ga, Xa), place(*gb, Xm), &full, 1.0, &c1.normal));
+      cache = stored;
+      ASSERT_TRUE(
+          convex_distance(place(*ga, Xa), place(*gb, Xm), &fast, 1.0, &c1.normal, nullptr, &cache));
+      // The full computation of a curved pair is itself exact to about 1e-12 m.
+      EXPECT_LE(fast.gap, full.gap + 1e-11) << t << " " << dp << " " << dth;  // never overstated
+      EXPECT_GE(fast.gap, full.gap - 1e-10) << t << " " << dp << " " << dth;
+      EXPECT_NEAR(fast.normal.norm(), 1.0, 1e-12);
+      if (cache.p == stored.p && cache.R == stored.R) {
+        ++reused;
+        if (reach_of[t % 6] > 0.0)
+          EXPECT_LE(dp + reach_of[t % 6] * std::sqrt(2.0) * dth, 0.5e-10) << t;
+      } else {
+        ++recomputed;
+        EXPECT_NEAR(fast.gap, full.gap, 1e-12) << t << " " << dp << " " << dth;
+      }
+    }
+  }
+  EXPECT_GT(reused, 36);
+  EXPECT_GE(recomputed, 100);
+}
+
 }  // namespace
 }  // namespace moreau

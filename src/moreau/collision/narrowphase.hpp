@@ -17,16 +17,16 @@ struct ContactPoint {
   uint32_t feature = 0;         // stable id of the feature pair within the geometry pair (< 2^20)
 };
 
-// A hull pair's last exact answer (convex_distance), kept by the detector from step to step: the
-// unit normal and B's pose in A's frame. While B has moved against A by so little that the gap
-// along that normal is within 1e-10 m of the distance (docs/collision.md, "Hull-hull pairs"), the
-// answer is the gap along it, without GJK or the facet walks.
+// A convex pair's last answer (convex_distance), kept by the detector from step to step: the unit
+// normal and B's pose in A's frame. While B has moved against A by so little that the gap along
+// that normal is within 1e-10 m of the distance (docs/collision.md, "Hull-hull pairs"), the answer
+// is the gap along it, without GJK, the facet walks or the sampling of curved pairs.
 struct HullPairCache {
   const Geometry* a = nullptr;  // the pair's A when it was computed; nullptr: none
   Vec3 normal = Vec3::Zero();   // in A's frame
   Vec3 p = Vec3::Zero();        // B's origin in A's frame
   Mat3 R = Mat3::Identity();    // B's orientation in A's frame
-  double reach = 0.0;           // max |x| over B's vertices, in B's frame
+  double reach = 0.0;           // max |x| over B's points, in B's frame
 };
 
 class MeshBvh;      // bounding-volume tree of a triangle mesh (narrowphase_mesh.cpp)

@@ -402,13 +402,46 @@ Vec3 facet_walk(const PlacedShape& a, const PlacedShape& b, Vec3 n, bool* comple
 }
 
 // The contact of two hulls along the unit normal n (from A to B) with the given gap.
-ContactPoint hull_contact(const PlacedShape& a, const PlacedShape& b, const Vec3& n, double gap) {
+// The contact of two convex shapes (no triangle of a mesh) along their normal n: a strictly convex
+// shape's unique support point, else the centre of the smaller support set (docs/collision.md).
+ContactPoint pair_contact(const PlacedShape& a, const PlacedShape& b, const Vec3& n, double gap) {
   ContactPoint c;
   c.normal = n;
   c.gap = gap;
-  c.point = kinked_contact_point(a, b, n, gap);
+  if (strictly_convex(a.g->type))
+    c.point = support(a, n);
+  else if (strictly_convex(b.g->type))
+    c.point = support(b, -n) - gap * n;
+  else
+    c.point = kinked_contact_point(a, b, n, gap);
   c.feature = 0;
   return c;
+}
+
+// max |x| over the shape in its own frame: how far a point of it moves when it turns.
+double reach(const Geometry& g) {
+  switch (g.type) {
+    case ShapeType::Sphere:
+      return g.radius;
+    case ShapeType::Capsule:
+      return g.radius + g.half_length;
+    case ShapeType::Cylinder:
+      return std::sqrt(g.radius * g.radius + g.half_length * g.half_length);
+    case ShapeType::Box:
+      return g.half_extents.norm();
+    case ShapeType::Ellipsoid:
+      return g.half_extents.maxCoeff();
+    case ShapeType::ConvexMesh:
+    case ShapeType::TriangleMesh: {
+      double r2 = 0.0;
+      for (const Vec3& v : g.mesh->vertices) r2 = std::max(r2, v.squaredNorm());
+      return std::sqrt(r2);
+    }
+    case ShapeType::Plane:
+    case ShapeType::HeightField:
+      break;
+  }
+  return std::numeric_limits<double>::infinity();
 }
 
 }  // namespace
@@ -433,10 +466,10 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   }
   const bool polytopes = graph_polytope(a) && graph_polytope(b);
   const bool hinted = hint && hint->allFinite() && hint->squaredNorm() > 0.0;
-  // Two hulls: B's pose in A's frame, against the cached answer's. psi_n, for a fixed n in A's
-  // frame, and its minimum over n each move by at most |dp| + reach |dR| (a vertex of B moves by
-  // no more), so the gap along the cached normal is within twice that of the distance.
-  const bool cached = polytopes && cache;
+  // B's pose in A's frame, against the cached answer's. psi_n, for a fixed n in A's frame, and its
+  // minimum over n each move by at most |dp| + reach |dR| (a point of B moves by no more), so the
+  // gap along the cached normal is within twice that of the distance: for any two convex shapes.
+  const bool cached = cache && !a.tri && !b.tri;
   const Vec3 p_rel = cached ? Vec3(a.R.transpose() * (b.X.p - a.X.p)) : Vec3::Zero();
   const Mat3 R_rel = cached ? Mat3(a.R.transpose() * b.R) : Mat3::Identity();
   if (cached && cache->a == a.g) {
@@ -449,7 +482,7 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
         if (separation) *separation = n;
         return false;
       }
-      *out = hull_contact(a, b, n, -f);
+      *out = pair_contact(a, b, n, -f);
       return true;
     }
   }
@@ -567,22 +600,18 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
   if (!smooth && (!polytopes || !complete))
     nr = ridge_refine(a, b, refine(a, b, gradient_sampling(a, b, nr), scale));
   const double f = psi(a, b, nr);
-  if (polytopes) {
-    if (cached) {
-      if (cache->a != a.g) {
-        double r2 = 0.0;
-        for (const Vec3& v : b.g->mesh->vertices) r2 = std::max(r2, v.squaredNorm());
-        cache->reach = std::sqrt(r2);
-      }
-      cache->a = a.g;
-      cache->normal = a.R.transpose() * nr;
-      cache->p = p_rel;
-      cache->R = R_rel;
-    }
-    *out = hull_contact(a, b, nr, -f);
+  if (cached) {
+    if (cache->a != a.g) cache->reach = reach(*b.g);
+    cache->a = a.g;
+    cache->normal = a.R.transpose() * nr;
+    cache->p = p_rel;
+    cache->R = R_rel;
+  }
+  if (!a.tri && !b.tri) {
+    *out = pair_contact(a, b, nr, -f);
     return true;
   }
-  ContactPoint c;
+  ContactPoint c;  // a triangle of a mesh on one side
   c.normal = nr;
   c.gap = -f;
   const Vec3 sa = support(a, nr);
@@ -590,10 +619,8 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
     c.point = sa;  // unique support points
   else if (strictly_convex(b.g->type) && !b.tri)
     c.point = support(b, -nr) - c.gap * nr;
-  else if (a.tri || b.tri)
-    c.point = wa + (sa - wa).dot(nr) * nr;  // GJK/EPA witness on A, moved onto A's supporting plane
   else
-    c.point = kinked_contact_point(a, b, nr, c.gap);
+    c.point = wa + (sa - wa).dot(nr) * nr;  // GJK/EPA witness on A, moved onto A's supporting plane
   c.feature = 0;
   *out = c;
   return true;
