@@ -22,13 +22,15 @@ struct ExperimentCliOptions {
 // Runs one experiment, writes its tables and figures, and appends its summary numbers.
 void run_one(const bench::ExperimentInfo& e, const ExperimentCliOptions& o,
              std::vector<std::pair<std::string, double>>& summary,
-             std::vector<std::pair<std::string, std::vector<double>>>& lists) {
+             std::vector<std::pair<std::string, std::vector<double>>>& lists,
+             std::vector<std::pair<std::string, std::string>>& text) {
   std::printf("== %s: %s\n", std::string(e.name).c_str(), std::string(e.question).c_str());
   std::printf("  every step solves the full Problem with the named solver (no fast path)\n");
   std::fflush(stdout);
   const bench::ExperimentResult r = e.run({o.quick, o.full});
   summary.insert(summary.end(), r.summary.begin(), r.summary.end());
   lists.insert(lists.end(), r.summary_lists.begin(), r.summary_lists.end());
+  text.insert(text.end(), r.summary_text.begin(), r.summary_text.end());
   for (const std::string& line : r.headlines) std::printf("  %s\n", line.c_str());
   auto paths = bench::write_tables(r, o.out);
   if (!paths) fail("experiment", paths.error().message(), kExitFailure);
@@ -45,17 +47,18 @@ void run_experiment(const ExperimentCliOptions& o) {
     names += (names.empty() ? "" : ", ") + std::string(e.name);
   std::vector<std::pair<std::string, double>> summary;
   std::vector<std::pair<std::string, std::vector<double>>> lists;
+  std::vector<std::pair<std::string, std::string>> text;
   if (o.name == "all") {
-    for (const auto& e : bench::experiment_list()) run_one(e, o, summary, lists);
+    for (const auto& e : bench::experiment_list()) run_one(e, o, summary, lists, text);
   } else {
     const bench::ExperimentInfo* e = bench::find_experiment(o.name);
     if (!e)
       fail("experiment", "unknown experiment '" + o.name + "'; expected one of: " + names + ", all",
            kExitBadInput);
-    run_one(*e, o, summary, lists);
+    run_one(*e, o, summary, lists, text);
   }
-  if (summary.empty() && lists.empty()) return;
-  auto path = bench::write_summary(summary, o.out, lists);
+  if (summary.empty() && lists.empty() && text.empty()) return;
+  auto path = bench::write_summary(summary, o.out, lists, text);
   if (!path) fail("experiment", path.error().message(), kExitFailure);
   std::printf("  wrote %s\n", path->c_str());
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -114,28 +115,44 @@ Result<std::vector<std::string>> write_tables(const ExperimentResult& r, const s
 
 Result<std::string> write_summary(
     const std::vector<std::pair<std::string, double>>& summary, const std::string& dir,
-    const std::vector<std::pair<std::string, std::vector<double>>>& lists) {
+    const std::vector<std::pair<std::string, std::vector<double>>>& lists,
+    const std::vector<std::pair<std::string, std::string>>& text) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{dir, 0, "output directory", "a directory that can be created", ec.message()};
   const std::string path = (std::filesystem::path(dir) / "summary.json").string();
-  std::string text = "{";
+  std::string out = "{";
   for (size_t i = 0; i < summary.size(); ++i) {
     const double x = summary[i].second;
-    text += (i ? ",\n  \"" : "\n  \"") + summary[i].first +
-            "\": " + (std::isfinite(x) ? number_text(x) : "null");
+    out += (i ? ",\n  \"" : "\n  \"") + summary[i].first +
+           "\": " + (std::isfinite(x) ? number_text(x) : "null");
   }
   for (size_t i = 0; i < lists.size(); ++i) {
-    text += (i || !summary.empty() ? ",\n  \"" : "\n  \"") + lists[i].first + "\": [";
+    out += (i || !summary.empty() ? ",\n  \"" : "\n  \"") + lists[i].first + "\": [";
     for (size_t k = 0; k < lists[i].second.size(); ++k) {
       const double x = lists[i].second[k];
-      text += (k ? ", " : "") + (std::isfinite(x) ? number_text(x) : std::string("null"));
+      out += (k ? ", " : "") + (std::isfinite(x) ? number_text(x) : std::string("null"));
     }
-    text += "]";
+    out += "]";
   }
-  text += "\n}\n";
+  for (size_t i = 0; i < text.size(); ++i) {
+    std::string word;  // a JSON string: quotes, backslashes and control characters escaped
+    for (const char c : text[i].second) {
+      if (c == '"' || c == '\\') word += '\\';
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char u[8];
+        std::snprintf(u, sizeof u, "\\u%04x", c);
+        word += u;
+      } else {
+        word += c;
+      }
+    }
+    out += (i || !summary.empty() || !lists.empty() ? ",\n  \"" : "\n  \"") + text[i].first +
+           "\": \"" + word + "\"";
+  }
+  out += "\n}\n";
   std::ofstream f(path, std::ios::binary);
-  f << text;
+  f << out;
   if (!f) return Error{path, 0, "summary", "a writable file", "write failed"};
   return path;
 }

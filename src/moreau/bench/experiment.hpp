@@ -47,6 +47,8 @@ struct ExperimentResult {
   std::vector<std::pair<std::string, double>> summary;
   // Named lists of numbers, written to DIR/summary.json after `summary` (nmdp-stability).
   std::vector<std::pair<std::string, std::vector<double>>> summary_lists;
+  // Named words, written to DIR/summary.json after the lists (nmdp-stability: each row's servo).
+  std::vector<std::pair<std::string, std::string>> summary_text;
 };
 
 using ExperimentFn = ExperimentResult (*)(const ExperimentOptions&);
@@ -61,11 +63,12 @@ const ExperimentInfo* find_experiment(std::string_view name);
 // Writes every table as dir/<table.name>.csv (dir is created); returns the paths written.
 Result<std::vector<std::string>> write_tables(const ExperimentResult& r, const std::string& dir);
 
-// Writes the key/number pairs as one JSON object to dir/summary.json (non-finite numbers as
-// null); returns the path written.
+// Writes the key/number pairs, then the lists and the words, as one JSON object to
+// dir/summary.json (non-finite numbers as null); returns the path written.
 Result<std::string> write_summary(
     const std::vector<std::pair<std::string, double>>& summary, const std::string& dir,
-    const std::vector<std::pair<std::string, std::vector<double>>>& lists = {});
+    const std::vector<std::pair<std::string, std::vector<double>>>& lists = {},
+    const std::vector<std::pair<std::string, std::string>>& text = {});
 
 // An experiment's figure: file name ("<experiment>.svg") and SVG text.
 struct FigureFile {

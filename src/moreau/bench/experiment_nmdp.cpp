@@ -295,6 +295,7 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
     std::sort(fell_dts.begin(), fell_dts.end());
     res.summary_lists.push_back({name + ".diverged_dts", diverged_dts});
     res.summary_lists.push_back({name + ".fell_dts", fell_dts});
+    res.summary_text.push_back({name + ".servo", servo});
     res.summary.push_back({name + ".consistency", consistent});
     res.summary.push_back({name + ".jump_height_std_across_dt", stdev(jump)});
     res.summary.push_back({name + ".walk_distance_std_across_dt", stdev(walk)});
