@@ -51,7 +51,7 @@ n = struct.unpack_from("<I", data, 80)[0] if len(data) >= 84 else -1
 if len(data) == 84 + 50 * n:  # binary STL: 80-byte header, count, 50 bytes per triangle
     pts = [struct.unpack_from("<3f", data, 84 + 50 * t + 12 + 12 * k) for t in range(n) for k in range(3)]
 else:  # ASCII STL
-    num = r"([-+0-9.eE]+)"
+    num = rb"([-+0-9.eE]+)"
     pts = [tuple(map(float, m)) for m in re.findall(rb"vertex\s+" + (num + rb"\s+") * 2 + num, data)]
 index, lines = {}, []
 for p in pts:

@@ -558,10 +558,13 @@ TEST(ConvexPairs, PairCacheOfCurvedShapesAnswersWithin1e10OfTheFullComputation) 
   cap.radius = 0.02, cap.half_length = 0.04;
   mesh.type = ShapeType::ConvexMesh;
   mesh.mesh = *hull;
-  // B's farthest point from its origin: the cache's reach.
   const std::pair<const Geometry*, const Geometry*> pairs[] = {
       {&cyl, &mesh}, {&cyl, &cyl2}, {&ell, &box}, {&cap, &mesh}, {&mesh, &cyl}, {&box, &ell}};
-  const double reach_of[] = {0.0, 0.0, 0.0, 0.0, std::hypot(0.03, 0.025), 0.05};
+  // B's farthest point from its origin (brute force for the hull): the cache's reach.
+  double hull_reach = 0.0;
+  for (const Vec3& v : mesh.mesh->vertices) hull_reach = std::max(hull_reach, v.norm());
+  const double reach_of[] = {hull_reach, std::hypot(0.05, 0.01),  box.half_extents.norm(),
+                             hull_reach, std::hypot(0.03, 0.025), 0.05};
   int reused = 0, recomputed = 0;
   for (int t = 0; t < 36; ++t) {
     const auto [ga, gb] = pairs[t % 6];
@@ -578,6 +581,7 @@ TEST(ConvexPairs, PairCacheOfCurvedShapesAnswersWithin1e10OfTheFullComputation) 
     ASSERT_TRUE(
         convex_distance(place(*ga, Xa), place(*gb, Xb), &c1, 1.0, nullptr, nullptr, &cache));
     ASSERT_EQ(cache.a, ga);
+    EXPECT_NEAR(cache.reach, reach_of[t % 6], 1e-15) << t;
     const HullPairCache stored = cache;
     const std::pair<double, double> moves[] = {{1e-13, 1e-13}, {1e-11, 1e-11}, {1e-8, 1e-8},
                                                {1e-5, 1e-5},   {0.0, 1e-12},   {0.0, 1e-6}};
@@ -595,8 +599,7 @@ TEST(ConvexPairs, PairCacheOfCurvedShapesAnswersWithin1e10OfTheFullComputation) 
       EXPECT_NEAR(fast.normal.norm(), 1.0, 1e-12);
       if (cache.p == stored.p && cache.R == stored.R) {
         ++reused;
-        if (reach_of[t % 6] > 0.0)
-          EXPECT_LE(dp + reach_of[t % 6] * std::sqrt(2.0) * dth, 0.5e-10) << t;
+        EXPECT_LE(dp + reach_of[t % 6] * std::sqrt(2.0) * dth, 0.5e-10) << t;
       } else {
         ++recomputed;
         EXPECT_NEAR(fast.gap, full.gap, 1e-12) << t << " " << dp << " " << dth;

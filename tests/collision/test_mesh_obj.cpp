@@ -70,6 +70,16 @@ TEST(MeshObj, NegativeIndicesCountBackFromTheLastVertex) {
   EXPECT_NEAR(enclosed_volume(**a), 1.0 / 6.0, 1e-15);
 }
 
+TEST(MeshObj, CommentsAByteOrderMarkAndLaterVerticesAreRead) {
+  auto m = parse_obj(
+      "\xEF\xBB\xBFv 0 0 0 # origin\nf 1 2 3 # ahead of its vertices\nv 1 0 0\n"
+      "v 0 1 0\n",
+      "t.obj");
+  ASSERT_TRUE(m.ok()) << m.error().message();
+  EXPECT_EQ((*m)->vertices.size(), 3u);
+  EXPECT_EQ((*m)->triangles, (std::vector<std::array<int, 3>>{{0, 1, 2}}));
+}
+
 TEST(MeshObj, UnusedVerticesAreDroppedAndExtraCoordinatesIgnored) {
   auto m = parse_obj("v 9 9 9\nv 0 0 0 1\nv 1 0 0 0.5 0.5 0.5\nv 0 1 0\nf 2 3 4\n", "t.obj");
   ASSERT_TRUE(m.ok()) << m.error().message();
@@ -86,14 +96,17 @@ TEST(MeshObj, ErrorsNameTheLineAndWhatWasExpected) {
   };
   const Case cases[] = {
       {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", "t.obj:4: OBJ face 1", "within the 3 vertices"},
-      {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -4\n", "t.obj:4: OBJ face 1", "got -1"},
+      {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -4\n", "t.obj:4: OBJ face 1", "got -4"},
+      {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 +-3\n", "t.obj:4: OBJ face 1", "nonzero integer"},
+      {"v 0 0 0\nv 1 0 0\nv 0 1 0\n# f 1 2 3\n", "t.obj: OBJ", "3 vertices, no face"},
       {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 0 2\n", "t.obj:4: OBJ face 1", "nonzero integer"},
       {"v 0 0 0\nv 1 0 0\nf 1 2\n", "t.obj:3: OBJ face 1", "3 or more vertices"},
       {"v 0 0 0\nv 1 0\n", "t.obj:2: OBJ vertex 2", "got fewer"},
       {"v 0 0 0\nv 1 0 x\n", "t.obj:2: OBJ vertex 2", "got 'x'"},
       {"v 0 0 0\nv 1 0 inf\n", "t.obj:2: OBJ vertex 2", "finite"},
       {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3x\n", "t.obj:4: OBJ face 1", "'3x'"},
-      {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 99999999999999999999\n", "t.obj:4", "nonzero integer"},
+      {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 99999999999999999999\n", "t.obj:4",
+       "within the 3 vertices, got '99999999999999999999'"},
   };
   for (const Case& c : cases) {
     auto m = parse_obj(c.text, "t.obj");

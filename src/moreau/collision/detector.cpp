@@ -46,7 +46,7 @@ struct CollisionWorkspace {
   // (the pairs' order), and this step's, swapped after the narrowphase.
   std::vector<uint64_t> hint_key, next_key;
   std::vector<Vec3> hint_normal, next_normal;
-  std::vector<HullPairCache> hint_cache, next_cache;  // hull pairs' exact answers, beside them
+  std::vector<HullPairCache> hint_cache, next_cache;  // convex pairs' last answers, beside them
   // Each convex pair without contacts: the direction that proved it separated (collide's
   // separation), sorted by pair key; a pair it still separates by the margin skips the
   // narrowphase (robot links near each other: GJK on most of the broad phase's pairs otherwise).

@@ -53,9 +53,7 @@ bool spans_3d(const std::vector<Vec3>& pts, double* scale) {
     if (std::abs(nrm.dot(p - pts[0])) > tol) return true;
   return false;
 }
-}  // namespace
 
-namespace {
 bool has_obj_extension(const std::string& path) {
   if (path.size() < 4) return false;
   std::string ext = path.substr(path.size() - 4);

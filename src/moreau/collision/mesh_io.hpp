@@ -11,9 +11,8 @@
 namespace moreau {
 
 // Loads every mesh of an OBJ (mesh_obj.hpp; by its extension, any case) or STL file as one
-// triangle soup (triangulated, identical vertices
-// joined, node transforms ignored: vertices as written in the file). Errors: missing or unreadable
-// file, no triangles, non-finite vertices.
+// triangle soup (triangulated, identical vertices joined, node transforms ignored: vertices as
+// written in the file). Errors: missing or unreadable file, no triangles, non-finite vertices.
 Result<std::shared_ptr<const MeshData>> load_mesh(const std::string& path);
 
 // Convex hull of points (outward CCW triangles, hull vertices only). `source` names the points in

@@ -24,18 +24,27 @@ std::string_view next_token(std::string_view line, size_t& pos) {
   return line.substr(start, pos - start);
 }
 
+// A leading '+' dropped (std::from_chars takes none), but not before another sign.
+std::string_view unsigned_plus(std::string_view s) {
+  if (s.size() > 1 && s[0] == '+' && s[1] != '+' && s[1] != '-') s.remove_prefix(1);
+  return s;
+}
+
 bool parse_double(std::string_view s, double* x) {
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  s = unsigned_plus(s);
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *x);
   return ec == std::errc() && end == s.data() + s.size();
 }
 
+enum class Corner { Ok, Malformed, OutOfRange };
+
 // A face corner "i", "i/t", "i//n" or "i/t/n": the vertex index i.
-bool parse_corner(std::string_view s, long long* i) {
-  s = s.substr(0, s.find('/'));
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+Corner parse_corner(std::string_view s, long long* i) {
+  s = unsigned_plus(s.substr(0, s.find('/')));
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *i);
-  return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+  if (s.empty() || end != s.data() + s.size()) return Corner::Malformed;
+  if (ec == std::errc::result_out_of_range) return Corner::OutOfRange;
+  return ec == std::errc() ? Corner::Ok : Corner::Malformed;
 }
 
 struct Face {
@@ -43,17 +52,27 @@ struct Face {
   size_t first, count;  // into the corners
 };
 
+Error bad_index(const std::string& source, int line, size_t face, size_t vertices,
+                const std::string& got) {
+  return Error{source, line, "OBJ face " + std::to_string(face),
+               "vertex indices within the " + std::to_string(vertices) + " vertices", got};
+}
+
 }  // namespace
 
 Result<std::shared_ptr<MeshData>> parse_obj(std::string_view text, const std::string& source) {
   std::vector<Vec3> positions;
-  std::vector<long long> corners;  // 0-based indices into positions, checked after the last line
+  // 0-based indices into positions, as written (1-based, or negative: relative); a positive index
+  // may name a vertex defined further down, so they are checked after the last line.
+  std::vector<long long> corners, written;
   std::vector<Face> faces;
   int line_no = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte-order mark
   for (size_t at = 0; at < text.size();) {
     size_t end = text.find('\n', at);
     if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(at, end - at);
+    std::string_view line = text.substr(at, end - at);
+    line = line.substr(0, line.find('#'));  // a comment, whole-line or after the data
     at = end + 1;
     ++line_no;
     size_t pos = 0;
@@ -73,12 +92,20 @@ Result<std::shared_ptr<MeshData>> parse_obj(std::string_view text, const std::st
       for (std::string_view tok = next_token(line, pos); !tok.empty();
            tok = next_token(line, pos)) {
         long long i = 0;
-        if (!parse_corner(tok, &i) || i == 0)
+        const Corner parsed = parse_corner(tok, &i);
+        if (parsed == Corner::OutOfRange)
+          return bad_index(source, line_no, faces.size() + 1, positions.size(),
+                           "'" + std::string(tok) + "'");
+        if (parsed != Corner::Ok || i == 0)
           return Error{source, line_no, "OBJ face " + std::to_string(faces.size() + 1),
                        "vertex indices v, v/vt, v//vn or v/vt/vn with v a nonzero integer",
                        "'" + std::string(tok) + "'"};
         // Negative indices count back from the last vertex defined so far (OBJ's relative form).
-        corners.push_back(i > 0 ? i - 1 : static_cast<long long>(positions.size()) + i);
+        const long long at_index = i > 0 ? i - 1 : static_cast<long long>(positions.size()) + i;
+        if (at_index < 0)
+          return bad_index(source, line_no, faces.size() + 1, positions.size(), std::to_string(i));
+        corners.push_back(at_index);
+        written.push_back(i);
         ++face.count;
       }
       if (face.count < 3)
@@ -86,8 +113,11 @@ Result<std::shared_ptr<MeshData>> parse_obj(std::string_view text, const std::st
                      "3 or more vertices", std::to_string(face.count)};
       faces.push_back(face);
     }
-    // vn, vt, vp, g, o, s, l, p, mtllib, usemtl, comments: no geometry of a solid.
+    // vn, vt, vp, g, o, s, l, p, mtllib, usemtl: no geometry of a solid.
   }
+  if (faces.empty())
+    return Error{source, 0, "OBJ", "at least one face (an 'f' line)",
+                 std::to_string(positions.size()) + " vertices, no face"};
   auto mesh = std::make_shared<MeshData>();
   mesh->source = source;
   std::vector<int> joined(positions.size(), -1);
@@ -96,10 +126,9 @@ Result<std::shared_ptr<MeshData>> parse_obj(std::string_view text, const std::st
     std::array<int, 3> fan{};
     for (size_t k = 0; k < faces[f].count; ++k) {
       const long long i = corners[faces[f].first + k];
-      if (i < 0 || i >= static_cast<long long>(positions.size()))
-        return Error{source, faces[f].line, "OBJ face " + std::to_string(f + 1),
-                     "vertex indices within the " + std::to_string(positions.size()) + " vertices",
-                     std::to_string(i < 0 ? i : i + 1)};
+      if (i >= static_cast<long long>(positions.size()))
+        return bad_index(source, faces[f].line, f + 1, positions.size(),
+                         std::to_string(written[faces[f].first + k]));
       if (joined[i] < 0) {
         const Vec3& p = positions[i];
         const auto [it, added] =

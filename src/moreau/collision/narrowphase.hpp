@@ -49,7 +49,7 @@ struct PairInput {
 // separation (optional): set, for a pair of convex shapes without contacts, to a unit direction n
 // from a to b that proves it, -(h_a(n) + h_b(-n)) >= margin (separated_along); left as it is
 // otherwise.
-// cache (optional): a hull pair's exact answer, read and updated (HullPairCache).
+// cache (optional): a convex pair's last answer, read and updated (HullPairCache).
 void collide(const PairInput& a, const PairInput& b, double margin, std::vector<ContactPoint>& out,
              const Vec3* hint = nullptr, Vec3* separation = nullptr,
              HullPairCache* cache = nullptr);
@@ -71,7 +71,7 @@ bool separated_along(const PlacedShape& a, const PlacedShape& b, const Vec3& n, 
 // candidate, and refines the best sampled directions only if one is better than the best
 // candidate so far (docs/collision.md, "Temporal coherence").
 // separation: as collide's, set when the answer is false for a pair farther apart than max_gap.
-// cache: as collide's (hull pairs only).
+// cache: as collide's (convex pairs, not a mesh's triangle pieces).
 bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* out,
                      double max_gap = std::numeric_limits<double>::infinity(),
                      const Vec3* hint = nullptr, Vec3* separation = nullptr,

@@ -401,7 +401,6 @@ Vec3 facet_walk(const PlacedShape& a, const PlacedShape& b, Vec3 n, bool* comple
   return n;
 }
 
-// The contact of two hulls along the unit normal n (from A to B) with the given gap.
 // The contact of two convex shapes (no triangle of a mesh) along their normal n: a strictly convex
 // shape's unique support point, else the centre of the smaller support set (docs/collision.md).
 ContactPoint pair_contact(const PlacedShape& a, const PlacedShape& b, const Vec3& n, double gap) {

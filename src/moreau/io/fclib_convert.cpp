@@ -29,9 +29,11 @@ double relative_asymmetry(const Eigen::SparseMatrix<double>& W) {
   return wmax > 0.0 ? dmax / wmax : 0.0;
 }
 
-// X = L^-1 B for a unit lower triangular L stored without its diagonal (SimplicialLDLT's) and a
-// sparse B, column by column: x's pattern is the set of rows reachable from b's up L's
-// elimination tree (Gilbert & Peierls), solved in increasing row order. Eigen's sparse-sparse
+// X = L^-1 B for the unit lower triangular factor L of a sparse Cholesky or LDL^T factorization,
+// stored without its diagonal (SimplicialLDLT's), and a sparse B, column by column: x's pattern is
+// the set of rows reachable from b's up L's elimination tree (Gilbert & Peierls), solved in
+// increasing row order. The walk relies on a factor's pattern (every row below the diagonal of
+// column j is an ancestor of j), not on any unit lower triangular L. Eigen's sparse-sparse
 // triangular solve reads a column's diagonal entry, which this L does not store.
 Eigen::SparseMatrix<double> unit_lower_solve(const Eigen::SparseMatrix<double>& L,
                                              const Eigen::SparseMatrix<double>& B) {
@@ -57,7 +59,10 @@ Eigen::SparseMatrix<double> unit_lower_solve(const Eigen::SparseMatrix<double>& 
     std::sort(reach.begin(), reach.end());
     for (int j : reach) {
       for (SpMat::InnerIterator it(L, j); it; ++it)
-        if (it.row() > j) x[it.row()] -= it.value() * x[j];
+        if (it.row() > j) {
+          eigen_assert(mark[it.row()] == c);  // an ancestor of j: in the reach
+          x[it.row()] -= it.value() * x[j];
+        }
       if (x[j] != 0.0) entries.emplace_back(j, c, x[j]);
       x[j] = 0.0;
     }
