@@ -221,4 +221,16 @@ TEST(FastPath, NewtonSettlesAPilesIslandTheStepsSolverLeavesAboveTol) {
   ASSERT_TRUE(with.solve(p, cold2, ws, saved));
   EXPECT_TRUE(saved.converged()) << saved.residual;
   EXPECT_LE(natural_map(p, saved.lambda), st.solver_settings.tol);
+  // A rescue too short to meet tol (one iteration): its best iterate is the answer where it beats
+  // the step's solver's.
+  SimSettings short_rescue = short_newton;
+  short_rescue.fast_path_pile_rescue = 1;
+  Solution partial;
+  FastPath brief(short_rescue);
+  WarmStart cold3;
+  ASSERT_TRUE(brief.solve(p, cold3, ws, partial));
+  EXPECT_FALSE(partial.converged()) << partial.residual;
+  std::printf("without the rescue %.3e, after 1 of its iterations %.3e\n",
+              natural_map(p, cut.lambda), natural_map(p, partial.lambda));
+  EXPECT_LT(natural_map(p, partial.lambda), 0.5 * natural_map(p, cut.lambda));
 }

@@ -293,9 +293,17 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace&
     // contacts): on a pile's larger islands neither converges within such budgets, and the rescue
     // would only multiply the step's time (docs/performance.md, "The rescue").
     // A pile's island (SimSettings::fast_path_pile_rescue): nsn on from the best iterate so far
-    // with a larger budget.
-    if (!done && r.nl > JointSchur::kMaxReducedRows && pile_rescue_settings_.max_iters > 0)
+    // with a larger budget; still above tol, its best iterate where it beats the step's solver's.
+    if (!done && r.nl > JointSchur::kMaxReducedRows && pile_rescue_settings_.max_iters > 0) {
+      in_rescue = true;
+      best = schur_sol_.residual;
       done = newton(schur_warm_, pile_rescue_settings_);
+      in_rescue = false;
+      if (!done && best < schur_sol_.residual) {
+        schur_sol_.lambda = rescue_best_.lambda;
+        schur_sol_.residual = best;
+      }
+    }
     const int rescue_limit = eliminated ? rescue_rows_ : std::min(rescue_rows_, cold_rows_);
     if (!done && r.nl <= rescue_limit) {
       in_rescue = true;
