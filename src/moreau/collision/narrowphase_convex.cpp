@@ -417,32 +417,6 @@ ContactPoint pair_contact(const PlacedShape& a, const PlacedShape& b, const Vec3
   return c;
 }
 
-// max |x| over the shape in its own frame: how far a point of it moves when it turns.
-double reach(const Geometry& g) {
-  switch (g.type) {
-    case ShapeType::Sphere:
-      return g.radius;
-    case ShapeType::Capsule:
-      return g.radius + g.half_length;
-    case ShapeType::Cylinder:
-      return std::sqrt(g.radius * g.radius + g.half_length * g.half_length);
-    case ShapeType::Box:
-      return g.half_extents.norm();
-    case ShapeType::Ellipsoid:
-      return g.half_extents.maxCoeff();
-    case ShapeType::ConvexMesh:
-    case ShapeType::TriangleMesh: {
-      double r2 = 0.0;
-      for (const Vec3& v : g.mesh->vertices) r2 = std::max(r2, v.squaredNorm());
-      return std::sqrt(r2);
-    }
-    case ShapeType::Plane:
-    case ShapeType::HeightField:
-      break;
-  }
-  return std::numeric_limits<double>::infinity();
-}
-
 }  // namespace
 
 bool separated_along(const PlacedShape& a, const PlacedShape& b, const Vec3& n, double margin) {
@@ -600,7 +574,7 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
     nr = ridge_refine(a, b, refine(a, b, gradient_sampling(a, b, nr), scale));
   const double f = psi(a, b, nr);
   if (cached) {
-    if (cache->a != a.g) cache->reach = reach(*b.g);
+    if (cache->a != a.g) cache->reach = origin_radius(*b.g);
     cache->a = a.g;
     cache->normal = a.R.transpose() * nr;
     cache->p = p_rel;

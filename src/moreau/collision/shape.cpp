@@ -92,4 +92,29 @@ double bounding_radius(const Geometry& g, const Vec3& half) {
   }
 }
 
+double origin_radius(const Geometry& g) {
+  switch (g.type) {
+    case ShapeType::Sphere:
+      return g.radius;
+    case ShapeType::Capsule:
+      return g.radius + g.half_length;
+    case ShapeType::Cylinder:
+      return std::sqrt(g.radius * g.radius + g.half_length * g.half_length);
+    case ShapeType::Box:
+      return g.half_extents.norm();
+    case ShapeType::Ellipsoid:
+      return g.half_extents.maxCoeff();
+    case ShapeType::ConvexMesh:
+    case ShapeType::TriangleMesh: {
+      double r2 = 0.0;
+      for (const Vec3& v : g.mesh->vertices) r2 = std::max(r2, v.squaredNorm());
+      return std::sqrt(r2);
+    }
+    case ShapeType::Plane:
+    case ShapeType::HeightField:
+      break;
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
 }  // namespace moreau

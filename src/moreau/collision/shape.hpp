@@ -140,6 +140,10 @@ void tight_world_aabb(const Geometry& g, const Vec3& center, const Vec3& half, c
                       const Mat3& R, Vec3* lo, Vec3* hi);
 // Radius of a sphere about X * center that contains the geometry.
 double bounding_radius(const Geometry& g, const Vec3& half);
+// max |x| over the geometry in its own frame (about its origin, not its centre): how far a point of
+// it moves when it turns by |dR| (the pair cache's reach, docs/collision.md). Planes and height
+// fields: infinity.
+double origin_radius(const Geometry& g);
 
 // True for shapes whose support point is unique in every direction (strictly convex).
 inline bool strictly_convex(ShapeType t) {
