@@ -142,16 +142,19 @@ TEST(CliReliability, SigintStopsBenchWithStatus130AndKeepsTheOldReport) {
   ASSERT_EQ(first.code, 0) << first.err;
   const std::string old_csv = read_file(dir / "results.csv");
   const std::vector<std::string> old_entries = dir.entries();
-  const pid_t pid = spawn_moreau({"bench", "--systems", "lima,lima,lima,lima", "--duration", "1000",
-                                  "--quiet", "--jobs", "1", "--out", dir.path()});
-  // The write probe (.moreau-write-test) comes and goes before the recording starts.
-  const int code = interrupt_when(pid, [&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    return true;
-  });
+  // bench creates --samples-out after it has taken over SIGINT (run_bench's InterruptGuard): its
+  // appearance says the signal will be caught, however slowly the binary started (a sanitized
+  // build under load takes longer than any fixed sleep).
+  TempDir samples;
+  const std::string samples_out = samples / "new";
+  const pid_t pid =
+      spawn_moreau({"bench", "--systems", "lima,lima,lima,lima", "--duration", "1000", "--quiet",
+                    "--jobs", "1", "--out", dir.path(), "--samples-out", samples_out});
+  const int code = interrupt_when(pid, [&] { return std::filesystem::exists(samples_out); });
   EXPECT_EQ(code, 130);
   EXPECT_EQ(read_file(dir / "results.csv"), old_csv);
   EXPECT_EQ(dir.entries(), old_entries);
+  EXPECT_TRUE(std::filesystem::is_empty(samples_out)) << "samples written by an interrupted run";
 }
 
 TEST(CliReliability, IterationCapSaysWhereAndLeavesNoTrajectory) {
