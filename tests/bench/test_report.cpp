@@ -16,7 +16,7 @@ namespace moreau::bench {
 namespace {
 
 namespace fs = std::filesystem;
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kNoMetric = std::numeric_limits<double>::quiet_NaN();
 
 std::string read(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
@@ -124,7 +124,7 @@ void make_fixture(Fixture& f, const fs::path& dir) {
         r.status = r.success ? SolveStatus::Converged : SolveStatus::Diverged;
         r.iterations = 10 * (k + 1) + s;
         r.solve_time_s = 1e-4 * (k + 1) * (s + 1) + 1.0 / 3.0 * 1e-6;
-        r.metrics = {1e-9, 2e-9, 3e-9, r.success ? 1e-8 / (k + 1) : kNaN, 1e-10};
+        r.metrics = {1e-9, 2e-9, 3e-9, r.success ? 1e-8 / (k + 1) : kNoMetric, 1e-10};
         r.message = r.success ? "" : "diverged, \"lambda\" non-finite";
         for (int i = 0; i < r.iterations; ++i) r.trace.push_back(std::pow(0.5 + 0.1 * k, i));
         f.runs.push_back(r);
@@ -276,7 +276,7 @@ TEST(BenchReport, SvgEscapesTextAndSkipsUnplottablePoints) {
   p.y = {"y", svg::Scale::Log2, NAN, NAN, {}, {}};
   svg::Series s;
   s.label = "<&>";
-  s.x = {1e-3, 0.0, -1.0, kNaN, 1e-1, 10.0};
+  s.x = {1e-3, 0.0, -1.0, kNoMetric, 1e-1, 10.0};
   s.y = {1.0, 2.0, 4.0, 8.0, std::numeric_limits<double>::infinity(), 16.0};
   p.series.push_back(s);
   std::string why;

@@ -12,7 +12,7 @@
 namespace moreau::test {
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
+std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
   std::stringstream ss(text);
   for (std::string l; std::getline(ss, l);) lines.push_back(l);
@@ -68,7 +68,7 @@ TEST(CliSimulate, CsvHasOneRowPerStepAndAgreesWithTheSummary) {
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["samples_written"], 301);
-  const std::vector<std::string> lines = lines_of(read_file(out));
+  const std::vector<std::string> lines = split_lines(read_file(out));
   ASSERT_EQ(lines.size(), 1u + 300u + 1u);  // header + steps 0..300
   EXPECT_EQ(lines[0].rfind("step,t,bob.x,bob.y,bob.z,bob.qw", 0), 0u) << lines[0];
   const std::vector<double> first = csv_numbers(lines[1]), last = csv_numbers(lines.back());
@@ -99,7 +99,7 @@ TEST(CliSimulate, EveryThinsButKeepsFirstAndLastStep) {
   TempDir dir;
   const std::string out = dir / "p.csv";
   ASSERT_EQ(run_moreau("simulate pendulum --steps 50 --every 7 -q --out '" + out + "'").code, 0);
-  const std::vector<std::string> lines = lines_of(read_file(out));
+  const std::vector<std::string> lines = split_lines(read_file(out));
   std::vector<double> steps;
   for (size_t i = 1; i < lines.size(); ++i) steps.push_back(csv_numbers(lines[i])[0]);
   EXPECT_EQ(steps, (std::vector<double>{0, 7, 14, 21, 28, 35, 42, 49, 50}));

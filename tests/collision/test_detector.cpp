@@ -16,7 +16,7 @@ Body unit_body(const std::string& name) {
   b.name = name;
   return b;
 }
-Geometry sphere(int body, double r) {
+Geometry sphere_on(int body, double r) {
   Geometry g;
   g.body = body;
   g.type = ShapeType::Sphere;
@@ -34,8 +34,8 @@ struct TwoBalls {
     Geometry ground;
     ground.type = ShapeType::Plane;
     ground.body = -1;
-    mb.add_geometry(sphere(0, 0.1));
-    mb.add_geometry(sphere(1, 0.1));
+    mb.add_geometry(sphere_on(0, 0.1));
+    mb.add_geometry(sphere_on(1, 0.1));
     mb.add_geometry(ground);
     s = State::zeros(2);
     s.r[0] = Vec3(0, 0, 0.099);
@@ -49,7 +49,7 @@ struct TwoBalls {
 TEST(Detector, BodiesFarBeyondTheGridAreStillPairedWithoutOverflow) {
   ModelBuilder mb{"far"};
   for (const char* n : {"a", "b", "c", "d", "e"}) mb.add_body(unit_body(n));
-  for (int b = 0; b < 5; ++b) mb.add_geometry(sphere(b, 0.1));
+  for (int b = 0; b < 5; ++b) mb.add_geometry(sphere_on(b, 0.1));
   Model m = *mb.build();
   State s = State::zeros(5);
   s.r[0] = Vec3(0, 0, 0);
@@ -112,7 +112,7 @@ TEST(Detector, GroupsAndMasks) {
   ModelBuilder mb2("masked");
   mb2.add_body(unit_body("a"));
   mb2.add_body(unit_body("b"));
-  Geometry g0 = sphere(0, 0.1), g1 = sphere(1, 0.1);
+  Geometry g0 = sphere_on(0, 0.1), g1 = sphere_on(1, 0.1);
   g1.group = 2;
   g0.mask = ~2u;
   mb2.add_geometry(g0);
@@ -244,7 +244,7 @@ TEST(Detector, CarriedSeparationsGiveTheContactsOfAFreshDetector) {
 // separated_along: -(h_a(n) + h_b(-n)) bounds the distance from below, and equals it along the
 // line of two spheres' centres.
 TEST(Detector, SeparatedAlongIsTheSupportBound) {
-  Geometry ball = sphere(0, 0.1);
+  Geometry ball = sphere_on(0, 0.1);
   const PlacedShape a = place(ball, Pose{Vec3::Zero(), Quat::Identity()});
   const PlacedShape b = place(ball, Pose{Vec3(0.3, 0, 0), Quat::Identity()});  // 0.1 m apart
   EXPECT_TRUE(separated_along(a, b, Vec3::UnitX(), 0.1 - 1e-12));

@@ -28,7 +28,7 @@ Geometry field(int nrow, int ncol, double rx, double ry, double slope, double ba
   return g;
 }
 
-Geometry sphere(double r) {
+Geometry sphere_of(double r) {
   Geometry g;
   g.name = "ball";
   g.body = 0;
@@ -49,7 +49,7 @@ TEST(HeightField, FlatFieldIsAPlaneForASphere) {
   Geometry plane;
   plane.type = ShapeType::Plane;
   plane.body = -1;
-  const Geometry ball = sphere(0.1);
+  const Geometry ball = sphere_of(0.1);
   // Inside a triangle, on a cell diagonal, on a cell edge, on a grid vertex (shared by 6
   // triangles); touching (gap 0), within the margin, penetrating.
   for (const Vec3& xy :
@@ -78,7 +78,7 @@ TEST(HeightField, RampGivesItsNormalAndGap) {
   const double slope = 0.3, theta = std::atan(slope);
   const Geometry hf = field(4, 6, 1.0, 0.8, slope, 0.2);
   const Vec3 n(-std::sin(theta), 0.0, std::cos(theta));
-  const Geometry ball = sphere(0.1);
+  const Geometry ball = sphere_of(0.1);
   // A placed field (moved and turned about z) changes nothing in its own frame.
   const Pose Xh{Vec3(0.4, -0.3, 0.2), Quat(Eigen::AngleAxisd(0.7, Vec3::UnitZ()))};
   const Mat3 R = Xh.R();

@@ -5,34 +5,25 @@
 #include <cmath>
 #include <fstream>
 
+#include "io/io_helpers.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
 
 namespace moreau {
 namespace {
 
-const std::string kData = std::string(MOREAU_SOURCE_DIR) + "/tests/data/";
+using io_test::kData;
 constexpr double kDeg = M_PI / 180.0;
 
-Quat rot(double a, const Vec3& axis) {
-  return Quat(Eigen::AngleAxisd(a, axis.normalized()));
-}
-Pose tr(double x, double y, double z) {
-  return {Vec3(x, y, z), Quat::Identity()};
-}
-Pose rt(const Quat& q) {
-  return {Vec3::Zero(), q};
-}
+using io_test::rot;
+using io_test::rt;
+using io_test::tr;
 // MuJoCo's hinge: rotation about the axis through the anchor, in the body frame.
 Pose hinge(const Vec3& anchor, const Vec3& axis, double q) {
   return Pose{anchor, Quat::Identity()} * rt(rot(q, axis)) * Pose{-anchor, Quat::Identity()};
 }
 
-int link(const ImportedModel& m, const std::string& name) {
-  for (size_t i = 0; i < m.tree.links.size(); ++i)
-    if (m.tree.links[i].name == name) return static_cast<int>(i);
-  return -1;
-}
+using io_test::link;
 
 Result<ImportedModel> robot() {
   return import_mjcf_file(kData + "robot.xml");

@@ -8,16 +8,17 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "io/io_helpers.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
 #include "moreau/scenes/builtin.hpp"
 
 namespace moreau {
 namespace {
 
-const std::string kData = std::string(MOREAU_SOURCE_DIR) + "/tests/data/";
-const std::string kBin = std::string(MOREAU_BINARY_DIR) + "/moreau";
+using io_test::kBin;
+using io_test::kData;
 
-int run(const std::string& args) {
+int run_cli(const std::string& args) {
   const int st = std::system((kBin + " " + args + " >/dev/null 2>&1").c_str());
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
@@ -32,14 +33,14 @@ TEST(ModelImportCli, ConvertWritesNativeSceneOrNothing) {
   std::remove(out.c_str());
   const std::string bad = testing::TempDir() + "moreau_bad.xml";
   std::ofstream(bad) << "<mujoco><worldbody><body name=\"b\"><joint/></body></worldbody></mujoco>";
-  EXPECT_EQ(run("convert " + bad + " --to " + out), 2);
+  EXPECT_EQ(run_cli("convert " + bad + " --to " + out), 2);
   EXPECT_FALSE(exists(out));
-  EXPECT_EQ(run("convert " + kData + "arm.urdf --set package_path=" + kData +
-                " --set floating=2 --to " + out),
+  EXPECT_EQ(run_cli("convert " + kData + "arm.urdf --set package_path=" + kData +
+                    " --set floating=2 --to " + out),
             2);
   EXPECT_FALSE(exists(out));
-  EXPECT_EQ(run("inspect " + bad), 2);
-  ASSERT_EQ(run("convert " + kData + "pendulums.xml --to " + out), 0);
+  EXPECT_EQ(run_cli("inspect " + bad), 2);
+  ASSERT_EQ(run_cli("convert " + kData + "pendulums.xml --to " + out), 0);
   Result<Scene> back = load_scene(out);
   ASSERT_TRUE(back.ok()) << back.error().message();
   Result<ImportedModel> orig = import_mjcf_file(kData + "pendulums.xml");
@@ -50,8 +51,8 @@ TEST(ModelImportCli, ConvertWritesNativeSceneOrNothing) {
   for (int b = 0; b < back->model.num_bodies(); ++b)
     EXPECT_EQ(back->initial.r[b], orig->scene.initial.r[b]);
   std::remove(out.c_str());
-  EXPECT_EQ(run("inspect " + kData + "arm.urdf --set package_path=" + kData), 0);
-  EXPECT_EQ(run("simulate " + kData + "fourbar.urdf --steps 100 --quiet"), 0);
+  EXPECT_EQ(run_cli("inspect " + kData + "arm.urdf --set package_path=" + kData), 0);
+  EXPECT_EQ(run_cli("simulate " + kData + "fourbar.urdf --steps 100 --quiet"), 0);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <utility>
 
+#include "io/io_helpers.hpp"
 #include "moreau/io/png_gray.hpp"
 #include "moreau/io/scene.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
@@ -18,8 +19,8 @@
 namespace moreau {
 namespace {
 
-const std::string kData = std::string(MOREAU_SOURCE_DIR) + "/tests/data/";
-const std::string kBin = std::string(MOREAU_BINARY_DIR) + "/moreau";
+using io_test::kBin;
+using io_test::kData;
 
 const HeightFieldData* field(const Model& m, const std::string& name) {
   for (const Geometry& g : m.geometries())

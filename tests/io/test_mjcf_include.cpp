@@ -6,13 +6,14 @@
 #include <cstdio>
 #include <fstream>
 
+#include "io/io_helpers.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
 
 namespace moreau {
 namespace {
 
-const std::string kData = std::string(MOREAU_SOURCE_DIR) + "/tests/data/";
+using io_test::kData;
 
 TEST(MjcfInclude, NestedIncludesCompilerAndMasslessFrame) {
   Result<ImportedModel> r = import_mjcf_file(kData + "include_main.xml");

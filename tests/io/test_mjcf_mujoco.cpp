@@ -7,6 +7,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "io/io_helpers.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
 #include "moreau/sim/simulator.hpp"
@@ -18,7 +19,7 @@ namespace {
 
 #ifdef MOREAU_TEST_MUJOCO
 
-const std::string kData = std::string(MOREAU_SOURCE_DIR) + "/tests/data/";
+using io_test::kData;
 
 using test::MuJoCo;
 

@@ -325,14 +325,14 @@ TEST(MjcfSequence, KinematicsAgreeWithMuJoCo) {
 
 // Joint values (every DoF of every joint, MuJoCo's qpos order for hinge and slide joints) at
 // t = 0.1, 0.2, ..., 0.5 s.
-using Samples = std::vector<std::vector<double>>;
+using Rows = std::vector<std::vector<double>>;
 
-Samples moreau_run(Scene sc, double dt) {
+Rows moreau_rows(Scene sc, double dt) {
   sc.settings.dt = dt;
   sc.settings.solver = "direct";
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
-  Samples out;
+  Rows out;
   std::vector<JointAxes> axes(sc.model.num_joints());
   const int per = static_cast<int>(std::lround(0.1 / dt));
   for (int i = 1; i <= 5 * per; ++i) {
@@ -370,20 +370,20 @@ TEST(MjcfSequence, SameMotionAsMuJoCo) {
   m->opt.timestep = 1e-4;
   mjData* d = mj.make_data(m);
   mj.reset_key(m, d, 0);
-  Samples ref;
+  Rows ref;
   for (int i = 1; i <= 5000; ++i) {
     mj.step(m, d);
     if (i % 1000 == 0) ref.emplace_back(d->qpos, d->qpos + m->nq);
   }
   mj.delete_data(d);
   mj.delete_model(m);
-  auto combine = [](const Samples& a, const Samples& b, double ca, double cb) {
-    Samples x = b;
+  auto combine = [](const Rows& a, const Rows& b, double ca, double cb) {
+    Rows x = b;
     for (size_t i = 0; i < b.size(); ++i)
       for (size_t k = 0; k < b[i].size(); ++k) x[i][k] = ca * a[i][k] + cb * b[i][k];
     return x;
   };
-  auto max_diff = [](const Samples& a, const Samples& b) {
+  auto max_diff = [](const Rows& a, const Rows& b) {
     double e = 0.0;
     for (size_t i = 0; i < a.size(); ++i)
       for (size_t k = 0; k < a[i].size(); ++k)
@@ -391,10 +391,10 @@ TEST(MjcfSequence, SameMotionAsMuJoCo) {
     return e;
   };
   const double h = 4e-4;
-  const Samples s1 = moreau_run(r->scene, h), s2 = moreau_run(r->scene, h / 2),
-                s4 = moreau_run(r->scene, h / 4);
-  const Samples r12 = combine(s1, s2, -1.0, 2.0), r24 = combine(s2, s4, -1.0, 2.0);
-  const Samples r3 = combine(r12, r24, -1.0 / 3.0, 4.0 / 3.0);
+  const Rows s1 = moreau_rows(r->scene, h), s2 = moreau_rows(r->scene, h / 2),
+             s4 = moreau_rows(r->scene, h / 4);
+  const Rows r12 = combine(s1, s2, -1.0, 2.0), r24 = combine(s2, s4, -1.0, 2.0);
+  const Rows r3 = combine(r12, r24, -1.0 / 3.0, 4.0 / 3.0);
   const double e1 = max_diff(s4, ref), e2 = max_diff(r24, ref), e3 = max_diff(r3, ref);
   std::printf(
       "sequences, moreau vs MuJoCo (max relative joint difference over 0.5 s): dt/4 %.3e, "

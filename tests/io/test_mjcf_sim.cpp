@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "io/io_helpers.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
 #include "moreau/sim/simulator.hpp"
@@ -15,10 +16,10 @@
 namespace moreau {
 namespace {
 
-const std::string kData = std::string(MOREAU_SOURCE_DIR) + "/tests/data/";
+using io_test::kData;
 
 // Largest joint-row residual (m for translations) over `steps` steps; energy drift through `drift`.
-double run(Scene& sc, int steps, double* drift) {
+double run_steps(Scene& sc, int steps, double* drift) {
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   const double e0 = total_energy(sc.model, s);
@@ -46,7 +47,7 @@ TEST(MjcfSim, DoublePendulumAndConnectFourBarStayClosed) {
   EXPECT_LT(joint_residual(m, sc.initial).lpNorm<Eigen::Infinity>(), 1e-12);
   sc.settings.solver = "direct";
   double drift = 0.0;
-  const double closure = run(sc, 2000, &drift);  // 2 s at dt = 1 ms
+  const double closure = run_steps(sc, 2000, &drift);  // 2 s at dt = 1 ms
   EXPECT_LT(closure, 1e-6);
   // Passive and undamped: the energy drifts only by the integrator's O(dt) error (measured
   // 4.5e-3 J of 35 J).
@@ -62,9 +63,9 @@ TEST(MjcfSim, ConnectFourBarClosedTo1e9OverTenSecondsWithProjection) {
   ASSERT_TRUE(sc.settings.dynamics.position_projection);
   sc.settings.solver = "direct";
   double drift_on = 0.0, drift_off = 0.0;
-  const double on = run(sc, 10000, &drift_on);
+  const double on = run_steps(sc, 10000, &drift_on);
   sc.settings.dynamics.position_projection = false;
-  const double off = run(sc, 10000, &drift_off);
+  const double off = run_steps(sc, 10000, &drift_off);
   std::printf(
       "pendulums.xml 10 s: closure %.3e m (drift %.4e J) with projection, %.3e m (drift "
       "%.4e J) without\n",

@@ -43,7 +43,7 @@ SceneProblem first_problem(const std::string& name, bool soft = false) {
   return sp;
 }
 
-std::string temp_path(const std::string& name) {
+std::string problem_temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
           ("moreau_test_pio_" + std::to_string(::getpid()) + "_" + name))
       .string();
@@ -54,7 +54,7 @@ bool same_bits(const double* a, const double* b, Eigen::Index n) {
   return n == 0 || std::memcmp(a, b, static_cast<size_t>(n) * sizeof(double)) == 0;
 }
 template <class V>
-bool same(const V& a, const V& b) {
+bool same_values(const V& a, const V& b) {
   return a.size() == b.size() && same_bits(a.data(), b.data(), a.size());
 }
 
@@ -70,7 +70,7 @@ void expect_identical(const Problem& a, const Problem& b) {
                 x.source == y.source && x.dof == y.dof)
         << "block " << i;
     EXPECT_TRUE(same_bits(&x.mu, &y.mu, 1) && same_bits(&x.restitution, &y.restitution, 1));
-    EXPECT_TRUE(same(x.J[0], y.J[0]) && same(x.J[1], y.J[1])) << "block " << i;
+    EXPECT_TRUE(same_values(x.J[0], y.J[0]) && same_values(x.J[1], y.J[1])) << "block " << i;
   }
   ASSERT_EQ(a.D.nnz_blocks(), b.D.nnz_blocks());
   for (int i = 0; i < a.D.num_blocks(); ++i) EXPECT_EQ(a.D.row_start(i), b.D.row_start(i));
@@ -80,18 +80,19 @@ void expect_identical(const Problem& a, const Problem& b) {
   }
   ASSERT_EQ(a.M.size(), b.M.size());
   for (size_t k = 0; k < a.M.size(); ++k)
-    EXPECT_TRUE(same(a.M[k], b.M[k]) && same(a.Minv[k], b.Minv[k]));
+    EXPECT_TRUE(same_values(a.M[k], b.M[k]) && same_values(a.Minv[k], b.Minv[k]));
   EXPECT_EQ(a.has_dense, b.has_dense);
   if (a.has_dense) {
-    EXPECT_TRUE(same(a.D_dense, b.D_dense));
+    EXPECT_TRUE(same_values(a.D_dense, b.D_dense));
   }
   for (auto f : {&Problem::u_minus, &Problem::generalized_force, &Problem::u_free})
-    EXPECT_TRUE(same(a.*f, b.*f));
+    EXPECT_TRUE(same_values(a.*f, b.*f));
   for (auto f : {&Problem::v_f, &Problem::v_minus, &Problem::f, &Problem::R, &Problem::v_r})
-    EXPECT_TRUE(same(a.*f, b.*f));
+    EXPECT_TRUE(same_values(a.*f, b.*f));
 }
 
-Solution run(const std::string& solver, const Problem& p, double tol, int max_iters = 20000) {
+Solution solve_with(const std::string& solver, const Problem& p, double tol,
+                    int max_iters = 20000) {
   SolverSettings s;
   s.tol = tol;
   s.max_iters = max_iters;
@@ -107,7 +108,7 @@ TEST(ProblemIo, RoundTripIsBitExact) {
        {std::pair{"boxes-fixed", false}, std::pair{"box-stack", false},
         std::pair{"box-stack", true}, std::pair{"fourbar-fixed", false}}) {
     const SceneProblem sp = first_problem(scene, soft);
-    const std::string path = temp_path(std::string(scene) + kProblemExtension);
+    const std::string path = problem_temp_path(std::string(scene) + kProblemExtension);
     ASSERT_FALSE(save_problem(*sp.p, path)) << scene;
     auto back = load_problem(path);
     std::remove(path.c_str());
@@ -118,8 +119,9 @@ TEST(ProblemIo, RoundTripIsBitExact) {
     }
     expect_identical(*sp.p, *back);
     // The same solver on both gives the same bits.
-    const Solution a = run("raisim", *sp.p, 1e-10, 500), b = run("raisim", *back, 1e-10, 500);
-    EXPECT_TRUE(same(a.lambda, b.lambda));
+    const Solution a = solve_with("raisim", *sp.p, 1e-10, 500),
+                   b = solve_with("raisim", *back, 1e-10, 500);
+    EXPECT_TRUE(same_values(a.lambda, b.lambda));
   }
 }
 
@@ -127,7 +129,7 @@ TEST(ProblemIo, BadFilesAreReported) {
   auto r = load_problem("/nonexistent/p.mprob");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message().find("/nonexistent/p.mprob"), std::string::npos);
-  const std::string path = temp_path("bad.mprob");
+  const std::string path = problem_temp_path("bad.mprob");
   std::ofstream(path) << "hello\n";
   r = load_problem(path);
   ASSERT_FALSE(r);
@@ -150,7 +152,7 @@ TEST(PgsScenes, NcpSolversOnSceneProblems) {
     const Problem& p = *sp.p;
     ASSERT_GT(p.rows_of(RowKind::Contact), 0) << scene;
     for (const char* name : {"pgs-ccp", "nbgs", "raisim", "raisim-ds"}) {
-      const Solution sol = run(name, p, 1e-9);
+      const Solution sol = solve_with(name, p, 1e-9);
       EXPECT_TRUE(sol.converged()) << scene << " " << name << " " << status_name(sol.status);
       EXPECT_LE(ncp_residuals(p, sol.lambda, sol.v_plus, true).natmap, 1e-8)
           << scene << " " << name;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "io/io_helpers.hpp"
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
 #include "moreau/scenes/builtin.hpp"
@@ -12,7 +13,7 @@
 namespace moreau {
 namespace {
 
-const std::string kData = std::string(MOREAU_SOURCE_DIR) + "/tests/data/";
+using io_test::kData;
 
 ImportOptions opts(bool floating = false) {
   ImportOptions o;
@@ -21,21 +22,11 @@ ImportOptions opts(bool floating = false) {
   return o;
 }
 
-Quat rot(double a, const Vec3& axis) {
-  return Quat(Eigen::AngleAxisd(a, axis.normalized()));
-}
-Pose tr(double x, double y, double z) {
-  return {Vec3(x, y, z), Quat::Identity()};
-}
-Pose rt(const Quat& q) {
-  return {Vec3::Zero(), q};
-}
+using io_test::rot;
+using io_test::rt;
+using io_test::tr;
 
-int link(const ImportedModel& m, const std::string& name) {
-  for (size_t i = 0; i < m.tree.links.size(); ++i)
-    if (m.tree.links[i].name == name) return static_cast<int>(i);
-  return -1;
-}
+using io_test::link;
 
 TEST(Urdf, ArmBodiesMassesInertiasAndJoints) {
   Result<ImportedModel> r = import_urdf_file(kData + "arm.urdf", opts());
@@ -158,7 +149,7 @@ TEST(Urdf, LoopJointClosesFourBar) {
   EXPECT_LT(worst, 1e-6);
 }
 
-Error bad(const std::string& xml) {
+Error bad_urdf(const std::string& xml) {
   Result<ImportedModel> r = import_urdf_string(xml, "bad.urdf", opts());
   EXPECT_FALSE(r.ok());
   return r.ok() ? Error{} : r.error();
@@ -176,43 +167,43 @@ std::string J(const std::string& name, const std::string& p, const std::string& 
 }
 
 TEST(Urdf, BadInputIsAClearError) {
-  Error e = bad("<robot name=\"x\">\n<link name=\"a\">\n</robot>");
+  Error e = bad_urdf("<robot name=\"x\">\n<link name=\"a\">\n</robot>");
   EXPECT_EQ(e.line, 2);  // tinyxml2 names the unclosed element's line
   EXPECT_NE(e.message().find("bad.urdf:2"), std::string::npos) << e.message();
-  e = bad("<robot name=\"r\">" + L("a") + "\n" + J("j", "a", "nowhere") + "</robot>");
+  e = bad_urdf("<robot name=\"r\">" + L("a") + "\n" + J("j", "a", "nowhere") + "</robot>");
   EXPECT_EQ(e.line, 2);
   EXPECT_NE(e.message().find("no link 'nowhere'"), std::string::npos) << e.message();
-  e = bad("<robot name=\"r\">" + L("a") + L("b") + L("c") + J("j1", "a", "b") + J("j2", "b", "c") +
-          J("j3", "c", "b") + "</robot>");
+  e = bad_urdf("<robot name=\"r\">" + L("a") + L("b") + L("c") + J("j1", "a", "b") +
+               J("j2", "b", "c") + J("j3", "c", "b") + "</robot>");
   EXPECT_NE(e.message().find("parent"), std::string::npos) << e.message();
-  e = bad("<robot name=\"r\">" + L("a") + L("b") + J("j1", "a", "b") + J("j2", "b", "a") +
-          "</robot>");
+  e = bad_urdf("<robot name=\"r\">" + L("a") + L("b") + J("j1", "a", "b") + J("j2", "b", "a") +
+               "</robot>");
   EXPECT_NE(e.message().find("cycle"), std::string::npos) << e.message();
   // Not positive definite; triangle inequality violated; zero mass on a moving link.
-  e = bad(
+  e = bad_urdf(
       R"(<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/><inertia ixx="-0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>)" +
       J("j", "a", "b") + "</robot>");
   EXPECT_NE(e.message().find("link 'b' inertia: expected a positive definite"), std::string::npos)
       << e.message();
-  e = bad(
+  e = bad_urdf(
       R"(<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.5" ixy="0" ixz="0" iyz="0"/></inertial></link>)" +
       J("j", "a", "b") + "</robot>");
   EXPECT_NE(e.message().find("triangle inequality"), std::string::npos) << e.message();
-  e = bad(R"(<robot name="r"><link name="a"/>
+  e = bad_urdf(R"(<robot name="r"><link name="a"/>
 <link name="b"/>)" +
-          J("j", "a", "b") + "</robot>");
+               J("j", "a", "b") + "</robot>");
   EXPECT_EQ(e.line, 2);
   EXPECT_NE(e.message().find("link 'b': expected a positive mass"), std::string::npos)
       << e.message();
-  e = bad(
+  e = bad_urdf(
       R"(<robot name="r"><link name="a"/><link name="b"><collision><geometry><mesh filename="package://nope/m.stl"/></geometry></collision></link><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>)");
   EXPECT_NE(e.message().find("package://nope/m.stl"), std::string::npos) << e.message();
-  e = bad(
+  e = bad_urdf(
       R"(<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="planar"><parent link="a"/><child link="b"/></joint></robot>)");
   EXPECT_NE(e.message().find("planar"), std::string::npos) << e.message();
-  e = bad("<robot><link name=\"a\"/></robot>");
+  e = bad_urdf("<robot><link name=\"a\"/></robot>");
   EXPECT_NE(e.message().find("name"), std::string::npos) << e.message();
-  e = bad("<mujoco/>");
+  e = bad_urdf("<mujoco/>");
   EXPECT_NE(e.message().find("<robot>"), std::string::npos) << e.message();
 }
 

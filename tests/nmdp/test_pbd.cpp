@@ -11,17 +11,14 @@
 #include "moreau/model/primitives.hpp"
 #include "moreau/nmdp/pbd.hpp"
 #include "moreau/scenes/builtin.hpp"
+#include "support/builtin_scene.hpp"
 
 using namespace moreau;
 using namespace moreau::nmdp;
 
 namespace {
 
-Scene scene(const std::string& name) {
-  Result<Scene> s = make_builtin_scene(name, {});
-  EXPECT_TRUE(s.ok());
-  return *s;
-}
+using moreau::test::scene;
 
 // Point masses (m_i, x_i) with their CoM at the origin; the inertia about the CoM.
 struct PointCloud {

@@ -10,17 +10,14 @@
 #include "moreau/nmdp/stepper.hpp"
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
+#include "support/builtin_scene.hpp"
 
 using namespace moreau;
 using namespace moreau::nmdp;
 
 namespace {
 
-Scene scene(const std::string& name, const SceneParams& p = {}) {
-  Result<Scene> s = make_builtin_scene(name, p);
-  EXPECT_TRUE(s.ok());
-  return *s;
-}
+using moreau::test::scene;
 
 NmdpSettings with_form(NmdpForm form) {
   NmdpSettings s;

@@ -5,15 +5,12 @@
 
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
+#include "support/builtin_scene.hpp"
 
 namespace moreau {
 namespace {
 
-Scene load(const std::string& name, const SceneParams& p = {}) {
-  Result<Scene> s = make_builtin_scene(name, p);
-  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message());
-  return std::move(*s);
-}
+using moreau::test::scene;
 
 double min_gap(const std::vector<Contact>& c) {
   double g = 1e300;
@@ -22,7 +19,7 @@ double min_gap(const std::vector<Contact>& c) {
 }
 
 TEST(ContactScenes, BoxOnPlaneSettlesOnFourContacts) {
-  Scene sc = load("box-on-plane");
+  Scene sc = scene("box-on-plane");
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   for (int k = 0; k < 1000; ++k) ASSERT_TRUE(sim.step(s)) << sim.error();
@@ -33,7 +30,7 @@ TEST(ContactScenes, BoxOnPlaneSettlesOnFourContacts) {
 }
 
 TEST(ContactScenes, PersistentIdsStableForRestingBox) {
-  Scene sc = load("box-on-plane");
+  Scene sc = scene("box-on-plane");
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   for (int k = 0; k < 500; ++k) ASSERT_TRUE(sim.step(s));
@@ -49,7 +46,7 @@ TEST(ContactScenes, PersistentIdsStableForRestingBox) {
 
 // Newton restitution: the step that reverses the ball gives v+ = -e v- on the normal.
 TEST(ContactScenes, BallDropReboundsWithRestitution) {
-  Scene sc = load("ball-drop");
+  Scene sc = scene("ball-drop");
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   int bounces = 0;
@@ -65,7 +62,7 @@ TEST(ContactScenes, BallDropReboundsWithRestitution) {
 }
 
 TEST(ContactScenes, BoxInclineSticksWithFrictionHalf) {
-  Scene sc = load("box-incline");
+  Scene sc = scene("box-incline");
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   for (int k = 0; k < 2000; ++k) ASSERT_TRUE(sim.step(s)) << sim.error();
@@ -74,7 +71,7 @@ TEST(ContactScenes, BoxInclineSticksWithFrictionHalf) {
 
 TEST(ContactScenes, BoxInclineSlidesWithAnalyticAcceleration) {
   const double a = 20.0 * M_PI / 180.0, mu = 0.3;
-  Scene sc = load("box-incline", {{"mu", "0.3"}});
+  Scene sc = scene("box-incline", {{"mu", "0.3"}});
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   const Vec3 down_slope = Quat(Eigen::AngleAxisd(a, Vec3::UnitY())) * Vec3(1, 0, 0);
@@ -87,7 +84,7 @@ TEST(ContactScenes, BoxInclineSlidesWithAnalyticAcceleration) {
 }
 
 TEST(ContactScenes, SlowBoxStackStandsTenSeconds) {
-  Scene sc = load("box-stack");
+  Scene sc = scene("box-stack");
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   for (int k = 0; k < 10000; ++k) ASSERT_TRUE(sim.step(s)) << sim.error();
@@ -98,7 +95,7 @@ TEST(ContactScenes, SlowBoxStackStandsTenSeconds) {
 }
 
 TEST(ContactScenes, SpherePileStaysInTheContainer) {
-  Scene sc = load("sphere-pile", {{"n", "64"}});
+  Scene sc = scene("sphere-pile", {{"n", "64"}});
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   for (int k = 0; k < 500; ++k) ASSERT_TRUE(sim.step(s)) << sim.error();
@@ -134,7 +131,7 @@ TEST(ContactScenes, StandingCylinderAndLyingCapsuleRest) {
     s.r[0] = cyl ? Vec3(0, 0, 0.2) : Vec3(0, 0, 0.1);
     if (!cyl) s.q[0] = Quat(Eigen::AngleAxisd(0.5 * M_PI, Vec3::UnitX()));
     const State s0 = s;
-    Scene sc = load("box-on-plane");  // the contact scenes' settings
+    Scene sc = scene("box-on-plane");  // the contact scenes' settings
     Simulator sim(*m, sc.settings);
     for (int k = 0; k < 1000; ++k) ASSERT_TRUE(sim.step(s)) << sim.error();
     EXPECT_GE(sim.contacts().size(), cyl ? 4u : 2u);

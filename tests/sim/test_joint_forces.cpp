@@ -43,7 +43,7 @@ Spinner spinner(double qd0, F setup) {
   return {*mb.build(), s, 1.0 / Ixx};
 }
 
-SimSettings settings(bool implicit) {
+SimSettings forces_settings(bool implicit) {
   SimSettings st;
   st.dt = kDt;
   st.solver = "direct";  // joints only: the exact solve
@@ -60,7 +60,7 @@ TEST(JointForces, DampingDecaysExactlyBeyondTheExplicitLimit) {
   // x = dt d w = 2.5, beyond the explicit stability limit of 2.
   const double x = 2.5, d = x / (kDt * spinner(0.0, [](Joint&) {}).w);
   Spinner sp = spinner(2.0, [&](Joint& j) { j.damping[0] = d; });
-  Simulator sim(sp.model, settings(true));
+  Simulator sim(sp.model, forces_settings(true));
   double q, qd;
   for (int k = 1; k <= 20; ++k) {
     ASSERT_TRUE(sim.step(sp.state)) << sim.error();
@@ -73,7 +73,7 @@ TEST(JointForces, ExplicitDampingAmplifiesBeyondItsLimit) {
   // The switch: explicit damping multiplies qd by (1 - x) = -1.5 per step.
   const double x = 2.5, d = x / (kDt * spinner(0.0, [](Joint&) {}).w);
   Spinner sp = spinner(2.0, [&](Joint& j) { j.damping[0] = d; });
-  Simulator sim(sp.model, settings(false));
+  Simulator sim(sp.model, forces_settings(false));
   double q, qd;
   for (int k = 1; k <= 3; ++k) {
     ASSERT_TRUE(sim.step(sp.state)) << sim.error();
@@ -93,7 +93,7 @@ TEST(JointForces, ServoAtRestAppliesItsFullStaticForce) {
     a.kd = kd;
     a.target = target;
   });
-  Simulator sim(sp.model, settings(true));
+  Simulator sim(sp.model, forces_settings(true));
   ASSERT_TRUE(sim.step(sp.state)) << sim.error();
   double q, qd;
   dof(sp, &q, &qd);
@@ -113,7 +113,7 @@ TEST(JointForces, HeavilyDampedServoSettlesWithoutOvershoot) {
     a.target = target;
   };
   Spinner sp = spinner(0.0, servo);
-  Simulator sim(sp.model, settings(true));
+  Simulator sim(sp.model, forces_settings(true));
   double q, qd, err = target;
   for (int k = 0; k < 200; ++k) {
     ASSERT_TRUE(sim.step(sp.state)) << sim.error();
@@ -125,7 +125,7 @@ TEST(JointForces, HeavilyDampedServoSettlesWithoutOvershoot) {
   EXPECT_LT(err, 1e-6 * target);
 
   Spinner ex = spinner(0.0, servo);
-  Simulator sim_ex(ex.model, settings(false));
+  Simulator sim_ex(ex.model, forces_settings(false));
   double peak = 0.0;
   for (int k = 0; k < 20 && sim_ex.step(ex.state); ++k) {
     dof(ex, &q, &qd);
@@ -143,7 +143,7 @@ TEST(JointForces, EffortLimitClampsTheImplicitForce) {
     a.target = 1.0;
     a.effort_limit = limit;
   });
-  Simulator sim(sp.model, settings(true));
+  Simulator sim(sp.model, forces_settings(true));
   ASSERT_TRUE(sim.step(sp.state)) << sim.error();
   double q, qd;
   dof(sp, &q, &qd);
@@ -170,7 +170,7 @@ TEST(JointForces, BinaryDampingUsesBothInertiasAndConservesMomentum) {
   j.damping[0] = d;
   mb.add_joint(j);
   const Model model = *mb.build();
-  Simulator sim(model, settings(true));
+  Simulator sim(model, forces_settings(true));
   const double L0 = A.inertia(0, 0) * 1.0 + B.inertia(0, 0) * -2.0;
   double rel = -3.0;
   for (int k = 0; k < 10; ++k) {
@@ -191,7 +191,7 @@ TEST(JointForces, ThetaMethodDampingDecaysAsItsClosedForm) {
   for (const auto& [integrator, theta] :
        {std::pair{Integrator::SapImplicitEuler, 1.0}, std::pair{Integrator::SapMidpoint, 0.5}}) {
     Spinner sp = spinner(2.0, [&](Joint& j) { j.damping[0] = d; });
-    SimSettings st = settings(true);
+    SimSettings st = forces_settings(true);
     st.solver = "sap";
     st.integrator = integrator;
     st.solver_settings.tol = 1e-12;

@@ -17,7 +17,7 @@
 using namespace moreau;
 
 namespace {
-constexpr double kDt = 1e-3;
+constexpr double kFrictionDt = 1e-3;
 
 struct Hinged {
   Model model;
@@ -51,9 +51,9 @@ Hinged hinged(double offset, double g, double w0, double F) {
   return {*mb.build(), s, I};
 }
 
-SimSettings settings(const std::string& solver) {
+SimSettings friction_settings(const std::string& solver) {
   SimSettings st;
-  st.dt = kDt;
+  st.dt = kFrictionDt;
   st.solver = solver;
   st.solver_settings.tol = 1e-10;
   st.solver_settings.max_iters = 2000;
@@ -71,7 +71,7 @@ TEST(JointFriction, SpinningWheelStopsAtTheRateFOverI) {
   for (const char* solver : {"admm-ncp-sa", "nsn", "pgs-ncp", "nbgs", "prox", "prox-fp", "apgd"}) {
     for (const bool fast : {false, true}) {
       const Hinged h = hinged(0.0, 0.0, 2.0, 100.0 * inertia_about_hinge(0.0));
-      SimSettings st = settings(solver);
+      SimSettings st = friction_settings(solver);
       st.fast_path = fast;
       Simulator sim(h.model, st);
       State s = h.state;
@@ -90,11 +90,11 @@ TEST(JointFriction, HoldsBelowTheBoundAndSlipsAboveIt) {
   const double g = 9.81, d = 0.1, tau = 1.0 * g * d;
   for (const double ratio : {1.5, 0.5}) {
     Hinged h = hinged(d, g, 0.0, ratio * tau);
-    Simulator sim(h.model, settings("admm-ncp-sa"));
+    Simulator sim(h.model, friction_settings("admm-ncp-sa"));
     State s = h.state;
     ASSERT_TRUE(sim.step(s)) << sim.error();
     // tau about +x: r x F = (0, d, 0) x (0, 0, -m g) = (-m g d, 0, 0)
-    const double expect = ratio > 1.0 ? 0.0 : -(tau - ratio * tau) / h.inertia * kDt;
+    const double expect = ratio > 1.0 ? 0.0 : -(tau - ratio * tau) / h.inertia * kFrictionDt;
     EXPECT_NEAR(spin(s, 0), expect, 1e-9) << ratio;
     const Solution& sol = sim.solution();
     EXPECT_LE(sol.residual, 1e-10);
@@ -131,7 +131,7 @@ TEST(JointFriction, NaturalMapOfTheBoxRow) {
 TEST(JointFriction, SolversWithoutBoxRowsDecline) {
   const Hinged h = hinged(0.0, 0.0, 2.0, 1.0);
   for (const char* solver : {"lemke", "ngn", "sap"}) {
-    SimSettings st = settings(solver);
+    SimSettings st = friction_settings(solver);
     if (std::string(solver) == "sap") st.integrator = Integrator::SapSymplecticEuler;
     st.fast_path = false;  // the step's solver on the full Problem
     Simulator sim(h.model, st);
@@ -184,7 +184,7 @@ TEST(JointFriction, ImportedFromMjcfAndUrdfAndKeptByTheSceneJson) {
 // cone, same bound, same answer.
 TEST(JointFriction, TheProblemDumpKeepsTheInterval) {
   const Hinged h = hinged(0.0, 0.0, 2.0, 0.5);
-  Simulator sim(h.model, settings("nsn"));
+  Simulator sim(h.model, friction_settings("nsn"));
   State s = h.state;
   ASSERT_TRUE(sim.step(s)) << sim.error();
   const Problem& p = sim.problem();
@@ -193,12 +193,12 @@ TEST(JointFriction, TheProblemDumpKeepsTheInterval) {
   ASSERT_EQ(back->blocks.size(), p.blocks.size());
   const ConstraintBlock& b = back->blocks.back();
   EXPECT_EQ(b.cone, ConeKind::Box);
-  EXPECT_EQ(b.bound, 0.5 * kDt);
+  EXPECT_EQ(b.bound, 0.5 * kFrictionDt);
   SolverWorkspace ws;
   Solution a, c;
-  SolverSettings st = settings("nsn").solver_settings;
+  SolverSettings st = friction_settings("nsn").solver_settings;
   ASSERT_TRUE(solve("nsn", p, st, WarmStart{}, ws, a));
   ASSERT_TRUE(solve("nsn", *back, st, WarmStart{}, ws, c));
   EXPECT_EQ(a.lambda, c.lambda);
-  EXPECT_EQ(std::abs(a.lambda[b.offset]), 0.5 * kDt);  // sliding: the bound
+  EXPECT_EQ(std::abs(a.lambda[b.offset]), 0.5 * kFrictionDt);  // sliding: the bound
 }

@@ -72,12 +72,12 @@ Geometry cube(const std::string& name, bool mesh, double h) {
   return g;
 }
 
-Model stacked_cubes(bool mesh) {
+Model cube_on_cube(bool mesh) {
   return pair_model(cube("lower", mesh, 0.5), cube("upper", mesh, 0.5), 2.0,
                     (2.0 / 6.0) * Mat3::Identity());
 }
 
-State at(const Model& m, const Vec3& r, const Quat& q) {
+State posed(const Model& m, const Vec3& r, const Quat& q) {
   State s = State::zeros(m.num_bodies());
   s.r[0] = r;
   s.q[0] = q;
@@ -91,11 +91,11 @@ SimSettings triangles(SimSettings st = {}) {
 
 // One step of two box primitives and of the two mesh cubes (triangles) from the same state.
 struct BoxesAndMeshes {
-  Model boxes = stacked_cubes(false), meshes = stacked_cubes(true);
+  Model boxes = cube_on_cube(false), meshes = cube_on_cube(true);
   Simulator sb, sm;
   State xb, xm;
   BoxesAndMeshes(const Vec3& r, const Quat& q, const SimSettings& st)
-      : sb(boxes, st), sm(meshes, triangles(st)), xb(at(boxes, r, q)), xm(at(meshes, r, q)) {}
+      : sb(boxes, st), sm(meshes, triangles(st)), xb(posed(boxes, r, q)), xm(posed(meshes, r, q)) {}
   double impulse(const Simulator& s) const {
     double sum = 0.0;
     for (size_t k = 0; k < s.contacts().size(); ++k) sum += s.solution().lambda[3 * k + 2];
@@ -103,7 +103,7 @@ struct BoxesAndMeshes {
   }
 };
 
-SimSettings exact_pgs() {
+SimSettings exact_pgs_settings() {
   SimSettings st;
   st.solver = "pgs";
   st.solver_settings.tol = 1e-14;
@@ -119,7 +119,7 @@ SimSettings exact_pgs() {
 // The contacts, the total normal impulse and the step are those of two box primitives.
 TEST(MeshMeshTriangles, CubeMeshesMatchBoxPrimitives) {
   for (const Vec3& r : {Vec3(0, 0, 1.0), Vec3(0.3, 0.2, 0.9999)}) {
-    BoxesAndMeshes t(r, Quat::Identity(), exact_pgs());
+    BoxesAndMeshes t(r, Quat::Identity(), exact_pgs_settings());
     ASSERT_TRUE(t.sm.warnings().empty());
     ASSERT_TRUE(t.sb.step(t.xb)) << t.sb.error();
     ASSERT_TRUE(t.sm.step(t.xm)) << t.sm.error();
@@ -141,7 +141,7 @@ TEST(MeshMeshTriangles, CubeMeshesMatchBoxPrimitives) {
 // triangle-level contacts find the same three: a vertex-face and two edge-face contacts.
 TEST(MeshMeshTriangles, TiltedCubeMatchesBoxPrimitives) {
   const Quat tilt(Eigen::AngleAxisd(0.02, Vec3(1, 2, 0).normalized()));
-  BoxesAndMeshes t(Vec3(0.2, -0.1, 0.995), tilt, exact_pgs());
+  BoxesAndMeshes t(Vec3(0.2, -0.1, 0.995), tilt, exact_pgs_settings());
   ASSERT_TRUE(t.sb.step(t.xb)) << t.sb.error();
   ASSERT_TRUE(t.sm.step(t.xm)) << t.sm.error();
   std::vector<Contact> cb = t.sb.contacts(), cm = t.sm.contacts();
@@ -163,9 +163,9 @@ TEST(MeshMeshTriangles, TiltedCubeMatchesBoxPrimitives) {
 
 // Dropped tilted from 2 cm, the upper cube comes to rest flat on the lower one.
 TEST(MeshMeshTriangles, TiltedCubeSettlesFlat) {
-  const Model m = stacked_cubes(true);
+  const Model m = cube_on_cube(true);
   const Quat tilt(Eigen::AngleAxisd(0.05, Vec3(1, 2, 0).normalized()));
-  State s = at(m, Vec3(0.1, 0.05, 1.02 + 0.5 * std::sqrt(2.0) * 0.05), tilt);
+  State s = posed(m, Vec3(0.1, 0.05, 1.02 + 0.5 * std::sqrt(2.0) * 0.05), tilt);
   Simulator sim(m, triangles());
   while (s.t < 2.0 - 1e-12) ASSERT_TRUE(sim.step(s)) << sim.error();
   const Vec3 up = s.q[0] * Vec3::UnitZ();
@@ -177,9 +177,9 @@ TEST(MeshMeshTriangles, TiltedCubeSettlesFlat) {
 }
 
 TEST(MeshMeshTriangles, CubeMeshRestsOnACubeMesh) {
-  const Model m = stacked_cubes(true);
+  const Model m = cube_on_cube(true);
   const Vec3 r0(0.1, -0.05, 1.0);
-  State s = at(m, r0, Quat::Identity());
+  State s = posed(m, r0, Quat::Identity());
   Simulator sim(m, triangles());
   double vmax = 0.0;
   while (s.t < 1.0 - 1e-12) {
@@ -218,7 +218,7 @@ TEST(MeshMeshTriangles, CubeFallsIntoAUChannelOnlyWithTriangles) {
     st.collision.mesh_mesh = mode;
     Simulator sim(m, st);
     ASSERT_TRUE(sim.warnings().empty());
-    State s = at(m, Vec3(0.02, -0.03, c.H + h + 0.005), Quat::Identity());
+    State s = posed(m, Vec3(0.02, -0.03, c.H + h + 0.005), Quat::Identity());
     while (s.t < 1.0 - 1e-12) ASSERT_TRUE(sim.step(s)) << sim.error();
     const double expect = mode == MeshMeshMode::Triangles ? c.f + h : c.H + h;
     std::printf("%s: cube at z = %.9f (expected %.3f), speed %.3e m/s, rotation %.3e rad\n",
@@ -247,7 +247,7 @@ TEST(MeshMeshTriangles, IcosphereRestsOnAFlatBoxMesh) {
   g.mesh = ball;
   const Model m = pair_model(floor, g, 1.0, 0.4 * 0.01 * Mat3::Identity());
   const Vec3 r0(0.3, -0.2, -low);
-  State s = at(m, r0, q);
+  State s = posed(m, r0, q);
   Simulator sim(m, triangles());
   ASSERT_TRUE(sim.warnings().empty());
   double vmax = 0.0;
@@ -282,7 +282,7 @@ TEST(MeshMeshTriangles, OpenMeshFallsBackToTheHullWithAWarning) {
   EXPECT_NE(w.find("shared by 1 triangle(s)"), std::string::npos);
   EXPECT_NE(w.find("convex hulls"), std::string::npos);
   // The pair still collides (through the hulls): the upper cube rests on the lower one.
-  State s = at(m, Vec3(0, 0, 1.0), Quat::Identity());
+  State s = posed(m, Vec3(0, 0, 1.0), Quat::Identity());
   while (s.t < 0.5 - 1e-12) ASSERT_TRUE(sim.step(s)) << sim.error();
   EXPECT_NEAR(s.r[0].z(), 1.0, 1e-4);
   EXPECT_EQ(sim.contacts().size(), 4u);
@@ -305,7 +305,7 @@ TEST(MeshMeshTriangles, RandomDropsComeToRestOnTheChannelFloor) {
     const Quat q(Eigen::AngleAxisd(3.0 * uniform(), axis));
     const Vec3 r(0.4 * (uniform() - 0.5), 0.6 * (uniform() - 0.5), c.H + 0.2 + 0.3 * uniform());
     Simulator sim(m, triangles());
-    State s = at(m, r, q);
+    State s = posed(m, r, q);
     double gmin = 0.0;
     while (s.t < 2.0 - 1e-12) {
       ASSERT_TRUE(sim.step(s)) << k << ": " << sim.error();
@@ -412,7 +412,7 @@ TEST(MeshMeshTriangles, BallRollsInABowl) {
   const Model m = pair_model(bowl, g, 1.0, 0.4 * 0.01 * Mat3::Identity());
   Simulator sim(m, triangles());
   ASSERT_TRUE(sim.warnings().empty());
-  State s = at(m, Vec3(0.15, 0.05, 0.15), Quat::Identity());
+  State s = posed(m, Vec3(0.15, 0.05, 0.15), Quat::Identity());
   double far = 0.0, near = 1.0, gmin = 0.0, zmin = 1.0;
   bool landed = false;
   while (s.t < 2.0 - 1e-12) {

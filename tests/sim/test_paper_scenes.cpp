@@ -10,18 +10,14 @@
 #include "moreau/scenes/builtin.hpp"
 #include "moreau/sim/simulator.hpp"
 #include "moreau/solvers/ngn.hpp"
+#include "support/builtin_scene.hpp"
 
 namespace moreau {
 namespace {
 
 constexpr double kG = 9.81;
 
-Scene load(const std::string& name, const SceneParams& p = {}) {
-  Result<Scene> s = make_builtin_scene(name, p);
-  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message());
-  if (!s.ok()) return Scene{};
-  return std::move(*s);
-}
+using moreau::test::scene;
 
 // The first step's Problem, built without solving it.
 struct FirstStep {
@@ -36,8 +32,8 @@ struct FirstStep {
   const Problem& problem;
 };
 
-Solution run(const std::string& solver, const Problem& p, SolverSettings st = {},
-             const WarmStart& w = {}) {
+Solution solve_with(const std::string& solver, const Problem& p, SolverSettings st = {},
+                    const WarmStart& w = {}) {
   SolverWorkspace ws;
   Solution sol;
   EXPECT_TRUE(solve(solver, p, st, w, ws, sol)) << sol.message;
@@ -55,7 +51,7 @@ SolverSettings tight(int max_iters = 100000, double tol = 1e-12) {
 // ball-stack: Todorov Fig. 6 (Sec. IV: one step, 1 iteration).
 
 TEST(PaperScenes, BallStackStopsInOneNgnStep) {
-  const Scene sc = load("ball-stack");
+  const Scene sc = scene("ball-stack");
   ASSERT_EQ(sc.settings.solver, "ngn");
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
@@ -77,20 +73,20 @@ TEST(PaperScenes, BallStackStopsInOneNgnStep) {
 }
 
 TEST(PaperScenes, BallStackNcpSolversAgreeOnFirstStep) {
-  const Scene sc = load("ball-stack");
+  const Scene sc = scene("ball-stack");
   FirstStep f(sc);
-  const Solution ref = run("ngn", f.problem, sc.settings.solver_settings);
+  const Solution ref = solve_with("ngn", f.problem, sc.settings.solver_settings);
   ASSERT_TRUE(ref.converged()) << ref.message;
   for (const char* name : {"lemke", "prox-fp", "nbgs", "admm-ncp-sa"}) {
     SCOPED_TRACE(name);
-    const Solution sol = run(name, f.problem, tight(20000, 1e-11));
+    const Solution sol = solve_with(name, f.problem, tight(20000, 1e-11));
     EXPECT_TRUE(sol.converged()) << sol.message;
     EXPECT_LT((sol.v_plus - ref.v_plus).cwiseAbs().maxCoeff(), 1e-8);
   }
 }
 
 TEST(PaperScenes, BallStackStaysAtRest) {
-  const Scene sc = load("ball-stack");
+  const Scene sc = scene("ball-stack");
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   for (int k = 0; k < 100; ++k) ASSERT_TRUE(sim.step(s)) << sim.error();
@@ -109,7 +105,7 @@ double radius_of(const Scene& sc, int body) {
   return 0.0;
 }
 
-bool same_bits(const State& a, const State& b) {
+bool same_state_bits(const State& a, const State& b) {
   if (a.num_bodies() != b.num_bodies()) return false;
   for (int i = 0; i < a.num_bodies(); ++i)
     if (a.r[i] != b.r[i] || a.u[i] != b.u[i] || a.q[i].coeffs() != b.q[i].coeffs()) return false;
@@ -117,22 +113,22 @@ bool same_bits(const State& a, const State& b) {
 }
 
 TEST(PaperScenes, BallsInCubeSeedIsDeterministic) {
-  const Scene a = load("balls-in-cube", {{"seed", "7"}, {"n", "12"}});
-  const Scene b = load("balls-in-cube", {{"seed", "7"}, {"n", "12"}});
-  const Scene c = load("balls-in-cube", {{"seed", "8"}, {"n", "12"}});
-  EXPECT_TRUE(same_bits(a.initial, b.initial));
-  EXPECT_FALSE(same_bits(a.initial, c.initial));
+  const Scene a = scene("balls-in-cube", {{"seed", "7"}, {"n", "12"}});
+  const Scene b = scene("balls-in-cube", {{"seed", "7"}, {"n", "12"}});
+  const Scene c = scene("balls-in-cube", {{"seed", "8"}, {"n", "12"}});
+  EXPECT_TRUE(same_state_bits(a.initial, b.initial));
+  EXPECT_FALSE(same_state_bits(a.initial, c.initial));
   for (int i = 0; i < 12; ++i) EXPECT_EQ(radius_of(a, i), radius_of(b, i));
   // The default seed is 1.
-  EXPECT_TRUE(
-      same_bits(load("balls-in-cube").initial, load("balls-in-cube", {{"seed", "1"}}).initial));
+  EXPECT_TRUE(same_state_bits(scene("balls-in-cube").initial,
+                              scene("balls-in-cube", {{"seed", "1"}}).initial));
 }
 
 // Spec A.14 reproduction defaults: radii in [0.05, 0.15], speeds in [0, 1], inside the unit
 // cube and pairwise apart.
 TEST(PaperScenes, BallsInCubeInitialStateIsAdmissible) {
   for (int seed = 1; seed <= 5; ++seed) {
-    const Scene sc = load("balls-in-cube", {{"seed", std::to_string(seed)}, {"n", "15"}});
+    const Scene sc = scene("balls-in-cube", {{"seed", std::to_string(seed)}, {"n", "15"}});
     const State& s = sc.initial;
     ASSERT_EQ(s.num_bodies(), 15);
     for (int i = 0; i < 15; ++i) {
@@ -152,7 +148,7 @@ TEST(PaperScenes, BallsInCubeInitialStateIsAdmissible) {
 
 // 200 steps of 5 ms with ngn: finite, inelastic (the energy never grows), inside the cube.
 TEST(PaperScenes, BallsInCubeTwoHundredNgnSteps) {
-  const Scene sc = load("balls-in-cube");
+  const Scene sc = scene("balls-in-cube");
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   const int n = s.num_bodies();
@@ -197,8 +193,8 @@ TEST(PaperScenes, DISABLED_BallsInCubeTodorovTable) {
           char mus[32];
           std::snprintf(mus, sizeof mus, "%g", mu);
           const Scene sc =
-              load("balls-in-cube",
-                   {{"mu", mus}, {"n", std::to_string(n)}, {"seed", std::to_string(seed)}});
+              scene("balls-in-cube",
+                    {{"mu", mus}, {"n", std::to_string(n)}, {"seed", std::to_string(seed)}});
           SimSettings settings = sc.settings;
           settings.solver_settings.ngn.restarts = static_cast<int>(restarts);
           settings.solver_settings.tol = tol;
@@ -282,7 +278,7 @@ Problem one_row(double G, double b) {
 }
 
 Reduced painleve_case(int which) {
-  const Scene sc = load("painleve", {{"case", std::to_string(which)}});
+  const Scene sc = scene("painleve", {{"case", std::to_string(which)}});
   EXPECT_EQ(sc.settings.solver, "lemke");
   FirstStep f(sc);
   EXPECT_EQ(f.contacts.size(), 1u);
@@ -305,13 +301,13 @@ TEST(PaperScenes, PainleveLemkeOnTheThreeCases) {
   const double h = 1e-3;
   // Case 1: unique, lambda = g / G = 7.9113 N.
   const Reduced c1 = painleve_case(1);
-  const Solution s1 = run("lemke", one_row(c1.G, c1.b));
+  const Solution s1 = solve_with("lemke", one_row(c1.G, c1.b));
   ASSERT_TRUE(s1.converged()) << s1.message;
   EXPECT_NEAR(s1.lambda[0] / h, 7.91129, 1e-4);
   // Case 2: two solutions {0, g / |G|}. Lemke stops at once at 0 (b >= 0); the other one
   // solves the same LCP (checked directly) and repels the fixed-point iteration.
   const Reduced c2 = painleve_case(2);
-  const Solution s2 = run("lemke", one_row(c2.G, c2.b));
+  const Solution s2 = solve_with("lemke", one_row(c2.G, c2.b));
   ASSERT_TRUE(s2.converged()) << s2.message;
   EXPECT_EQ(s2.lambda[0], 0.0);
   EXPECT_EQ(s2.iterations, 0);
@@ -320,7 +316,7 @@ TEST(PaperScenes, PainleveLemkeOnTheThreeCases) {
   EXPECT_NEAR(c2.G * lambda2 + c2.b, 0.0, 1e-15);
   // Case 3: no solution; Lemke ends on a ray.
   const Reduced c3 = painleve_case(3);
-  const Solution s3 = run("lemke", one_row(c3.G, c3.b));
+  const Solution s3 = solve_with("lemke", one_row(c3.G, c3.b));
   EXPECT_EQ(s3.status, SolveStatus::Failed);
   EXPECT_NE(s3.message.find("ray termination"), std::string::npos) << s3.message;
 }
@@ -334,13 +330,13 @@ TEST(PaperScenes, PainleveProxFixedPoint) {
   for (double k : {0.2, 1.0, 1.9}) {
     SolverSettings st = tight(5000, 1e-14);
     st.prox_fp.r = k / c1.G;
-    const Solution sol = run("prox-fp", p1, st);
+    const Solution sol = solve_with("prox-fp", p1, st);
     EXPECT_TRUE(sol.converged()) << "r G = " << k << ": " << sol.message;
     EXPECT_NEAR(sol.lambda[0], exact, 1e-12);
   }
   SolverSettings st = tight(5000, 1e-14);
   st.prox_fp.r = 2.5 / c1.G;
-  EXPECT_FALSE(run("prox-fp", p1, st).converged());
+  EXPECT_FALSE(solve_with("prox-fp", p1, st).converged());
 
   const Reduced c2 = painleve_case(2);
   const Problem p2 = one_row(c2.G, c2.b);
@@ -350,27 +346,27 @@ TEST(PaperScenes, PainleveProxFixedPoint) {
   WarmStart below, above;
   below.lambda = VecX::Constant(1, 0.99 * lambda2);
   above.lambda = VecX::Constant(1, 1.01 * lambda2);
-  const Solution from_below = run("prox-fp", p2, st2, below);
+  const Solution from_below = solve_with("prox-fp", p2, st2, below);
   EXPECT_TRUE(from_below.converged()) << from_below.message;
   EXPECT_EQ(from_below.lambda[0], 0.0);
-  EXPECT_EQ(run("prox-fp", p2, st2, above).status, SolveStatus::Diverged);
+  EXPECT_EQ(solve_with("prox-fp", p2, st2, above).status, SolveStatus::Diverged);
 
   const Reduced c3 = painleve_case(3);
-  EXPECT_EQ(run("prox-fp", one_row(c3.G, c3.b), st2).status, SolveStatus::Diverged);
+  EXPECT_EQ(solve_with("prox-fp", one_row(c3.G, c3.b), st2).status, SolveStatus::Diverged);
 }
 
 // The scene's full first-step Problem (one 3-row contact, exact cone or pyramid) at the velocity
 // level. Case 1: every solver finds the sliding solution of the reduced LCP, lambda_n = g h / G
 // and lambda_T = +mu lambda_n along +x (a pyramid direction, so lemke is exact too).
 TEST(PaperScenes, PainleveFullProblemSlidesInCaseOne) {
-  const Scene sc = load("painleve", {{"case", "1"}});
+  const Scene sc = scene("painleve", {{"case", "1"}});
   FirstStep f(sc);
   const Reduced c1 = reduce_sliding(f.problem);
   const double ln = -c1.b / c1.G;
   ASSERT_NEAR(f.contacts[0].frame(0, 0), 1.0, 1e-15);  // t = +x
   for (const char* name : {"lemke", "ngn", "prox-fp"}) {
     SCOPED_TRACE(name);
-    const Solution sol = run(name, f.problem, tight(5000, 1e-12));
+    const Solution sol = solve_with(name, f.problem, tight(5000, 1e-12));
     ASSERT_TRUE(sol.converged()) << sol.message;
     EXPECT_NEAR(sol.lambda[2], ln, 1e-12);
     EXPECT_NEAR(sol.lambda[0], 0.3 * ln, 1e-12);
@@ -388,18 +384,18 @@ TEST(PaperScenes, PainleveFullProblemSlidesInCaseOne) {
 TEST(PaperScenes, PainleveFullProblemStopsByImpactInCasesTwoAndThree) {
   for (int which : {2, 3}) {
     SCOPED_TRACE("case " + std::to_string(which));
-    const Scene sc = load("painleve", {{"case", std::to_string(which)}});
+    const Scene sc = scene("painleve", {{"case", std::to_string(which)}});
     FirstStep f(sc);
     for (const char* name : {"lemke", "ngn"}) {
       SCOPED_TRACE(name);
-      const Solution sol = run(name, f.problem, tight(5000, 1e-12));
+      const Solution sol = solve_with(name, f.problem, tight(5000, 1e-12));
       ASSERT_TRUE(sol.converged()) << sol.message;
       EXPECT_LT(sol.v_plus.cwiseAbs().maxCoeff(), 1e-10);
       EXPECT_GT(sol.lambda[2], 0.0);
       EXPECT_LT(sol.lambda.head<2>().norm(), 1.5 * sol.lambda[2]);
     }
     if (which == 2) {
-      const Solution lift = run("prox-fp", f.problem, tight(5000, 1e-12));
+      const Solution lift = solve_with("prox-fp", f.problem, tight(5000, 1e-12));
       ASSERT_TRUE(lift.converged()) << lift.message;
       EXPECT_EQ(lift.lambda.cwiseAbs().maxCoeff(), 0.0);
       EXPECT_GT(lift.v_plus[2], 0.0);
@@ -415,7 +411,7 @@ Problem point_mass_problem(double m, double v, Scene* out = nullptr) {
   char ms[32], vs[32];
   std::snprintf(ms, sizeof ms, "%.17g", m);
   std::snprintf(vs, sizeof vs, "%.17g", v);
-  const Scene sc = load("point-mass", {{"m", ms}, {"v", vs}});
+  const Scene sc = scene("point-mass", {{"m", ms}, {"v", vs}});
   EXPECT_EQ(sc.settings.solver, "prox-fp");
   FirstStep f(sc);
   EXPECT_EQ(f.contacts.size(), 1u);
@@ -439,7 +435,7 @@ TEST(PaperScenes, PointMassProxFpOneIterationAtRm) {
       const Problem p = point_mass_problem(m, v);
       SolverSettings st = tight(100, 1e-12);
       st.prox_fp.r = m;
-      const Solution sol = run("prox-fp", p, st);
+      const Solution sol = solve_with("prox-fp", p, st);
       EXPECT_TRUE(sol.converged()) << sol.message;
       EXPECT_EQ(sol.iterations, 1);
     }
@@ -451,12 +447,12 @@ TEST(PaperScenes, PointMassProxFpConvergesIffRBelowTwoM) {
   for (double k : {0.25, 0.5, 1.5, 1.9}) {
     SolverSettings st = tight(10000, 1e-12);
     st.prox_fp.r = k * m;
-    EXPECT_TRUE(run("prox-fp", p, st).converged()) << "r / m = " << k;
+    EXPECT_TRUE(solve_with("prox-fp", p, st).converged()) << "r / m = " << k;
   }
   for (double k : {2.0, 2.5}) {
     SolverSettings st = tight(10000, 1e-12);
     st.prox_fp.r = k * m;
-    EXPECT_FALSE(run("prox-fp", p, st).converged()) << "r / m = " << k;
+    EXPECT_FALSE(solve_with("prox-fp", p, st).converged()) << "r / m = " << k;
   }
 }
 
@@ -467,8 +463,8 @@ TEST(PaperScenes, PointMassStickAndSlideMatchLemke) {
     SCOPED_TRACE("v = " + std::to_string(v));
     Scene sc;
     const Problem p = point_mass_problem(m, v, &sc);
-    const Solution fp = run("prox-fp", p, sc.settings.solver_settings);
-    const Solution lk = run("lemke", p);
+    const Solution fp = solve_with("prox-fp", p, sc.settings.solver_settings);
+    const Solution lk = solve_with("lemke", p);
     ASSERT_TRUE(fp.converged()) << fp.message;
     ASSERT_TRUE(lk.converged()) << lk.message;
     const bool stick = std::abs(v) <= mu * kG * h;
@@ -484,7 +480,7 @@ TEST(PaperScenes, PointMassStickAndSlideMatchLemke) {
 // The simulated point mass decelerates at mu g until it stops, then stays (one contact).
 TEST(PaperScenes, PointMassSlidesToRest) {
   const double v = 1.0, mu = 0.5;
-  const Scene sc = load("point-mass", {{"v", "1"}});
+  const Scene sc = scene("point-mass", {{"v", "1"}});
   Simulator sim(sc.model, sc.settings);
   State s = sc.initial;
   const double h = sc.settings.dt;

@@ -26,7 +26,7 @@ struct RunResult {
   State final;
 };
 
-RunResult simulate(const Scene& sc, const SimSettings& st, double seconds) {
+RunResult simulate_for(const Scene& sc, const SimSettings& st, double seconds) {
   RunResult r;
   State s = sc.initial;
   Simulator sim(sc.model, st);
@@ -62,10 +62,10 @@ TEST(PositionProjection, FourbarFixedStaysClosedTo1e9OverTenSeconds) {
   Result<Scene> sc = make_builtin_scene("fourbar-fixed");
   ASSERT_TRUE(sc) << sc.error().message();
   ASSERT_TRUE(sc->settings.dynamics.position_projection) << "on by default";
-  const RunResult on = simulate(*sc, sc->settings, 10.0);
+  const RunResult on = simulate_for(*sc, sc->settings, 10.0);
   SimSettings off = sc->settings;
   off.dynamics.position_projection = false;
-  const RunResult without = simulate(*sc, off, 10.0);
+  const RunResult without = simulate_for(*sc, off, 10.0);
   std::printf("fourbar-fixed 10 s: closure %.3e m with projection, %.3e m without\n", on.closure,
               without.closure);
   EXPECT_LE(on.closure, 1e-9);
@@ -77,10 +77,10 @@ TEST(PositionProjection, EnergyDriftOverSixtySecondsDoesNotGrow) {
   // must not add energy to what the integrator already drifts.
   Result<Scene> sc = make_builtin_scene("fourbar-fixed");
   ASSERT_TRUE(sc);
-  const RunResult on = simulate(*sc, sc->settings, 60.0);
+  const RunResult on = simulate_for(*sc, sc->settings, 60.0);
   SimSettings off = sc->settings;
   off.dynamics.position_projection = false;
-  const RunResult without = simulate(*sc, off, 60.0);
+  const RunResult without = simulate_for(*sc, off, 60.0);
   const double e0 = std::abs(total_energy(sc->model, sc->initial));
   std::printf("fourbar-fixed 60 s: energy drift %.6e J with projection, %.6e J without (E0 %.3f)\n",
               on.drift, without.drift, e0);

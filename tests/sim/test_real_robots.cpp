@@ -26,7 +26,7 @@ struct Rollout {
 };
 
 // 5 s at the file's dt (MuJoCo's 2 ms), default settings.
-Rollout simulate(const std::string& file, const SceneParams& params = {}) {
+Rollout simulate_robot(const std::string& file, const SceneParams& params = {}) {
   Result<Scene> sc = load_model_file(file, params);
   EXPECT_TRUE(sc.ok()) << (sc.ok() ? "" : sc.error().message());
   Rollout r;
@@ -51,7 +51,7 @@ Rollout simulate(const std::string& file, const SceneParams& params = {}) {
 TEST(RealRobots, PassiveFallComesToRestConverged) {
   for (const char* f : {"g1/scene_29dof.xml", "g1/scene_23dof.xml", "h1/scene.xml"}) {
     if (!std::filesystem::exists(robot(f))) GTEST_SKIP() << robot(f) << " absent";
-    const Rollout r = simulate(robot(f));
+    const Rollout r = simulate_robot(robot(f));
     EXPECT_EQ(r.unconverged, 0) << f;
     EXPECT_LE(r.max_gain, 0.01 * r.energy0) << f;  // never 1% above the start
     EXPECT_LE(r.max_depth, 5e-3) << f;
@@ -67,7 +67,7 @@ TEST(RealRobots, PassiveFallComesToRestConverged) {
 TEST(RealRobots, ServoedAtTheInitialAnglesTheyStand) {
   for (const char* f : {"g1/scene_29dof.xml", "h1/scene.xml"}) {
     if (!std::filesystem::exists(robot(f))) GTEST_SKIP() << robot(f) << " absent";
-    const Rollout r = simulate(robot(f), {{"servo_kp", "3000"}});
+    const Rollout r = simulate_robot(robot(f), {{"servo_kp", "3000"}});
     EXPECT_EQ(r.unconverged, 0) << f;
     EXPECT_LT((r.pelvis - r.pelvis0).norm(), 0.02) << f;
     EXPECT_LE(r.max_gain, 0.01 * r.energy0) << f;

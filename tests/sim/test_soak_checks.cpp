@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "soak/soak.hpp"
+#include "support/builtin_scene.hpp"
 
 using namespace moreau;
 
@@ -16,11 +17,7 @@ namespace {
 
 constexpr int64_t kSteps = 400, kWarmUp = 100;
 
-Scene scene(const char* name) {
-  Result<Scene> sc = make_builtin_scene(name);
-  EXPECT_TRUE(sc) << sc.error().message();
-  return std::move(*sc);
-}
+using moreau::test::scene;
 
 // The failures of a run of `name`, with `fault`; the run without it must pass.
 std::vector<std::string> broken(const char* name, const soak::Bounds& b, const soak::Fault& fault) {

@@ -14,9 +14,9 @@
 using namespace moreau;
 
 namespace {
-constexpr double kDt = 1e-3;
+constexpr double kServoDt = 1e-3;
 
-struct Hinged {
+struct ServoedHinge {
   Model model;
   State state;
   double inertia = 0.0;  // about the hinge [kg m^2]
@@ -24,7 +24,8 @@ struct Hinged {
 
 // A box (mass 1, half extents 0.02 x 0.06 x 0.08) on a unary hinge about world x through the
 // point `offset` above its CoM, so that the CoM hangs `offset` below the axis; `g` gravity.
-Hinged hinged(double offset, double g, double q0, const DofActuator& servo, double damping = 0.0) {
+ServoedHinge servoed_hinge(double offset, double g, double q0, const DofActuator& servo,
+                           double damping = 0.0) {
   ModelBuilder mb("hinged");
   mb.set_gravity(Vec3(0, 0, -g));
   State s;
@@ -44,9 +45,9 @@ Hinged hinged(double offset, double g, double q0, const DofActuator& servo, doub
   return {*mb.build(), s, I};
 }
 
-SimSettings settings() {
+SimSettings servo_settings() {
   SimSettings st;
-  st.dt = kDt;
+  st.dt = kServoDt;
   st.solver = "direct";  // joints only: the exact solve
   return st;
 }
@@ -64,17 +65,19 @@ DofActuator spd(double kp, double kd, double target) {
 TEST(StablePd, SpinnerFollowsTheClosedFormBeyondTheExplicitLimit) {
   // CoM on the axis, no gravity: the update above with tau_g = 0, step after step. dt^2 kp / I =
   // 50 (explicit PD is unstable beyond 4) and dt kd / I = 20.
-  Hinged probe = hinged(0.0, 0.0, 0.0, {});
-  const double kp = 50.0 * probe.inertia / (kDt * kDt), kd = 20.0 * probe.inertia / kDt;
+  ServoedHinge probe = servoed_hinge(0.0, 0.0, 0.0, {});
+  const double kp = 50.0 * probe.inertia / (kServoDt * kServoDt),
+               kd = 20.0 * probe.inertia / kServoDt;
   const double target = 0.4;
-  Hinged h = hinged(0.0, 0.0, 0.0, spd(kp, kd, target));
-  Simulator sim(h.model, settings());
+  ServoedHinge h = servoed_hinge(0.0, 0.0, 0.0, spd(kp, kd, target));
+  Simulator sim(h.model, servo_settings());
   double q_ref = 0.0, qd_ref = 0.0;
   for (int k = 1; k <= 100; ++k) {
     ASSERT_TRUE(sim.step(h.state)) << sim.error();
     const double t0 = kp * (target - q_ref);
-    qd_ref = (qd_ref + kDt * t0 / h.inertia) / (1.0 + kDt * (kd + kDt * kp) / h.inertia);
-    q_ref += kDt * qd_ref;
+    qd_ref =
+        (qd_ref + kServoDt * t0 / h.inertia) / (1.0 + kServoDt * (kd + kServoDt * kp) / h.inertia);
+    q_ref += kServoDt * qd_ref;
     double q, qd;
     joint_dof_state(h.model.joints()[0], h.state, 0, &q, &qd);
     ASSERT_NEAR(qd, qd_ref, 1e-9 * (1.0 + std::abs(qd_ref))) << "step " << k;
@@ -91,19 +94,19 @@ TEST(StablePd, PendulumStepMatchesTheImplicitUpdateWithGravity) {
   // A pendulum (CoM 0.1 m below the hinge) at rest at q0 = 0.3 rad, servoed to 0: one step from
   // rest is the closed form with tau_g = -m g r sin(q0) about the hinge (I = I_c + m r^2).
   const double r = 0.1, g = 9.81, q0 = 0.3, kp = 40.0, kd = 2.0;
-  Hinged h = hinged(r, g, q0, spd(kp, kd, 0.0));
+  ServoedHinge h = servoed_hinge(r, g, q0, spd(kp, kd, 0.0));
   double q, qd;
   joint_dof_state(h.model.joints()[0], h.state, 0, &q, &qd);
   ASSERT_NEAR(q, q0, 1e-14);
-  Simulator sim(h.model, settings());
+  Simulator sim(h.model, servo_settings());
   ASSERT_TRUE(sim.step(h.state)) << sim.error();
   const double tau_g = -1.0 * g * r * std::sin(q0);
   const double t0 = kp * (0.0 - q0);
   const double qd_ref =
-      (kDt * (t0 + tau_g) / h.inertia) / (1.0 + kDt * (kd + kDt * kp) / h.inertia);
+      (kServoDt * (t0 + tau_g) / h.inertia) / (1.0 + kServoDt * (kd + kServoDt * kp) / h.inertia);
   joint_dof_state(h.model.joints()[0], h.state, 0, &q, &qd);
   EXPECT_NEAR(qd, qd_ref, 1e-9 * std::abs(qd_ref));
-  EXPECT_NEAR(q, q0 + kDt * qd_ref, 1e-9);
+  EXPECT_NEAR(q, q0 + kServoDt * qd_ref, 1e-9);
 }
 
 TEST(StablePd, ServoHoldsThePendulumWhereItsSpringBalancesGravity) {
@@ -111,8 +114,8 @@ TEST(StablePd, ServoHoldsThePendulumWhereItsSpringBalancesGravity) {
   // servo keeps it there (its full static force, no sag), as the exact 1-DoF SPD does.
   const double r = 0.1, g = 9.81, kp = 40.0, kd = 2.0, q_eq = 0.2;
   const double target = q_eq + 1.0 * g * r * std::sin(q_eq) / kp;
-  Hinged h = hinged(r, g, q_eq, spd(kp, kd, target));
-  Simulator sim(h.model, settings());
+  ServoedHinge h = servoed_hinge(r, g, q_eq, spd(kp, kd, target));
+  Simulator sim(h.model, servo_settings());
   for (int k = 0; k < 500; ++k) ASSERT_TRUE(sim.step(h.state)) << sim.error();
   double q, qd;
   joint_dof_state(h.model.joints()[0], h.state, 0, &q, &qd);
@@ -128,8 +131,8 @@ TEST(StablePd, SaturatedServoKeepsTheJointsDamping) {
   const double r = 0.1, g = 9.81, limit = 0.3;
   DofActuator servo = spd(40.0, 2.0, 1.0);
   servo.effort_limit = limit;
-  Hinged h = hinged(r, g, 1.0, servo, 0.2);
-  Simulator sim(h.model, settings());
+  ServoedHinge h = servoed_hinge(r, g, 1.0, servo, 0.2);
+  Simulator sim(h.model, servo_settings());
   for (int k = 0; k < 4000; ++k) ASSERT_TRUE(sim.step(h.state)) << sim.error();
   double q, qd;
   joint_dof_state(h.model.joints()[0], h.state, 0, &q, &qd);

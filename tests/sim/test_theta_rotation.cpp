@@ -28,7 +28,7 @@ Model spinning_body() {
 }
 
 // The state after T = 1 s at step dt: a spin of 4 rad/s about the intermediate axis, perturbed.
-State run(Integrator integrator, double dt) {
+State run_theta(Integrator integrator, double dt) {
   const Model m = spinning_body();
   State s = State::zeros(1);
   s.u[0].tail<3>() = Vec3(0.05, 4.0, 0.05);
@@ -50,10 +50,10 @@ double error(const State& a, const State& ref) {
 
 // The slope of log e against log dt through dt = 4, 2, 1 ms (least squares).
 double order(Integrator integrator) {
-  const State ref = run(integrator, 1.0 / 32000.0);
+  const State ref = run_theta(integrator, 1.0 / 32000.0);
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (const double dt : {4e-3, 2e-3, 1e-3}) {
-    const double x = std::log(dt), y = std::log(error(run(integrator, dt), ref));
+    const double x = std::log(dt), y = std::log(error(run_theta(integrator, dt), ref));
     sx += x, sy += y, sxx += x * x, sxy += x * y;
   }
   return (3 * sxy - sx * sy) / (3 * sxx - sx * sx);

@@ -52,7 +52,7 @@ struct Named {
 const Named kSolvers[] = {{"admm-ccp", true},     {"admm-ncp-fp", false}, {"admm-ncp-la", false},
                           {"admm-ncp-sa", false}, {"apgd", true},         {"prox", false}};
 
-Solution run(const std::string& name, const Problem& p, double tol = 1e-12) {
+Solution run_admm(const std::string& name, const Problem& p, double tol = 1e-12) {
   SolverSettings s;
   s.tol = tol;
   s.max_iters = 20000;
@@ -66,7 +66,7 @@ class FirstOrder : public ::testing::TestWithParam<Named> {};
 
 // Checks lambda against the expected answer and the solver's own natural map.
 void expect_answer(const Named& sv, const Problem& p, const Vec3& expected) {
-  const Solution sol = run(sv.name, p);
+  const Solution sol = run_admm(sv.name, p);
   EXPECT_TRUE(sol.converged()) << sv.name << ": " << status_name(sol.status);
   EXPECT_LE((sol.lambda - expected).cwiseAbs().maxCoeff(), 1e-8)
       << sv.name << " got " << sol.lambda.transpose();
@@ -105,7 +105,7 @@ TEST_P(FirstOrder, FrictionlessContactAndLimit) {
   D1(0, 0) = 4.0;
   VecX vf(1);
   vf[0] = -2.0;
-  const Solution sol = run(GetParam().name, one_block(ConeKind::Orthant, D1, vf));
+  const Solution sol = run_admm(GetParam().name, one_block(ConeKind::Orthant, D1, vf));
   EXPECT_NEAR(sol.lambda[0], 0.5, 1e-8);
 }
 
@@ -115,7 +115,7 @@ TEST_P(FirstOrder, RankDeficientJointBlockGivesZeroVelocity) {
   A << 1, 2, 0, 0, 1, 1, 1, 3, 1;  // third row = first + second
   const MatX D = A * A.transpose();
   const VecX vf = D * Vec3(0.3, -0.2, 0.5);
-  const Solution sol = run(GetParam().name, one_block(ConeKind::Free, D, vf));
+  const Solution sol = run_admm(GetParam().name, one_block(ConeKind::Free, D, vf));
   EXPECT_TRUE(sol.converged()) << GetParam().name;
   EXPECT_LE(sol.v_plus.cwiseAbs().maxCoeff(), 1e-10) << GetParam().name;
 }
@@ -252,7 +252,7 @@ TEST(Softening, OneBilateralRowIsTheDecoupledSpringDamper) {
   EXPECT_NEAR(p.v_f[0], vf + vr, 1e-14);
   const double expected = (1.0 - d) * vf - d * vr;  // eq. 113
   for (const Named& sv : kSolvers) {
-    const Solution sol = run(sv.name, p);
+    const Solution sol = run_admm(sv.name, p);
     EXPECT_TRUE(sol.converged()) << sv.name;
     EXPECT_NEAR(sol.lambda[0], -(vf + vr) / (D + p.R[0]), 1e-10) << sv.name;  // eq. 111
     EXPECT_NEAR(D * sol.lambda[0] + vf, expected, 1e-10) << sv.name;
@@ -273,7 +273,7 @@ TEST(Softening, MujocoReferenceAddsTheCurrentVelocity) {
   apply_softening(p, ss);
   // v+ = (1 - d) v_f + d (v^- - dt b v^-): a damped step from the current velocity.
   const double d = 0.9, b = 2.0 / (0.02 * 0.95);
-  const Solution sol = run("admm-ncp-fp", p);
+  const Solution sol = run_admm("admm-ncp-fp", p);
   EXPECT_NEAR(sol.lambda[0] + 0.0, d * (-1.0 + 1e-3 * b), 1e-10);
 }
 

@@ -16,8 +16,8 @@ using namespace moreau;
 using namespace moreau::testing_problems;
 
 namespace {
-Solution run(const std::string& name, const Problem& p,
-             std::map<std::string, double, std::less<>> params = {}, int max_iters = 100000) {
+Solution run_lemke(const std::string& name, const Problem& p,
+                   std::map<std::string, double, std::less<>> params = {}, int max_iters = 100000) {
   SolverSettings s;
   s.tol = 1e-12;
   s.max_iters = max_iters;
@@ -74,16 +74,16 @@ TEST(LemkeLcp, DegenerateProblemsTerminate) {
 // Spec C.8: Lemke on (G, b): unique solution, the first of two, ray termination.
 TEST(Lemke, PainleveCases) {
   const double G1 = painleve_G(1.0, 1.0, std::atan(2.0), 0.3);
-  const Solution unique = run("lemke", painleve_lcp(G1, -9.81));
+  const Solution unique = run_lemke("lemke", painleve_lcp(G1, -9.81));
   ASSERT_TRUE(unique.converged());
   EXPECT_NEAR(unique.lambda[0], 7.9113, 1e-4);
   EXPECT_NEAR(unique.lambda[0], 9.81 / G1, 1e-12);
   const double G2 = painleve_G(1.0, 1.0, std::atan(2.0), 1.5);
-  const Solution two = run("lemke", painleve_lcp(G2, 9.81));  // solutions {0, 49.05}
+  const Solution two = run_lemke("lemke", painleve_lcp(G2, 9.81));  // solutions {0, 49.05}
   ASSERT_TRUE(two.converged());
   EXPECT_EQ(two.lambda[0], 0.0);
   EXPECT_EQ(two.iterations, 0);  // q >= 0: z = 0 at once
-  const Solution none = run("lemke", painleve_lcp(G2, -9.81));
+  const Solution none = run_lemke("lemke", painleve_lcp(G2, -9.81));
   EXPECT_EQ(none.status, SolveStatus::Failed);
   EXPECT_NE(none.message.find("ray termination"), std::string::npos) << none.message;
   EXPECT_TRUE(none.lambda.allFinite());
@@ -91,34 +91,35 @@ TEST(Lemke, PainleveCases) {
 
 // Spec C.7: stick and slide of the point mass (the pyramid has the sliding direction +-x).
 TEST(Lemke, PointMassStickAndSlide) {
-  const Solution stick = run("lemke", point_mass(1.0, 2.0, -9.81, 0.5));
+  const Solution stick = run_lemke("lemke", point_mass(1.0, 2.0, -9.81, 0.5));
   ASSERT_TRUE(stick.converged());
   EXPECT_NEAR(stick.lambda[0], -2.0, 1e-12);
   EXPECT_NEAR(stick.lambda[1], 0.0, 1e-12);
   EXPECT_NEAR(stick.lambda[2], 9.81, 1e-12);
-  const Solution slide = run("lemke", point_mass(1.0, 6.0, -9.81, 0.5));
+  const Solution slide = run_lemke("lemke", point_mass(1.0, 6.0, -9.81, 0.5));
   ASSERT_TRUE(slide.converged());
   EXPECT_NEAR(slide.lambda[0], -4.905, 1e-12);
   EXPECT_NEAR(slide.v_plus[0], 1.095, 1e-12);
   // The same answers from prox-fp and ngn (exact cone).
   for (const char* other : {"prox-fp", "ngn"}) {
-    const Solution s1 = run(other, point_mass(1.0, 2.0, -9.81, 0.5));
-    const Solution s2 = run(other, point_mass(1.0, 6.0, -9.81, 0.5));
+    const Solution s1 = run_lemke(other, point_mass(1.0, 2.0, -9.81, 0.5));
+    const Solution s2 = run_lemke(other, point_mass(1.0, 6.0, -9.81, 0.5));
     EXPECT_LE((s1.lambda - stick.lambda).cwiseAbs().maxCoeff(), 1e-10) << other;
     EXPECT_LE((s2.lambda - slide.lambda).cwiseAbs().maxCoeff(), 1e-10) << other;
   }
 }
 
 TEST(Lemke, BadParametersAndInput) {
-  const Solution bad = run("lemke", point_mass(1.0, 2.0, -9.81, 0.5), {{"directions", 2.0}});
+  const Solution bad = run_lemke("lemke", point_mass(1.0, 2.0, -9.81, 0.5), {{"directions", 2.0}});
   EXPECT_EQ(bad.status, SolveStatus::Failed);
   EXPECT_NE(bad.message.find("directions"), std::string::npos);
   Problem p = point_mass(1.0, 2.0, -9.81, 0.5);
   p.blocks[0].mu = -1.0;
-  const Solution neg = run("lemke", p);
+  const Solution neg = run_lemke("lemke", p);
   EXPECT_EQ(neg.status, SolveStatus::Failed);
   EXPECT_NE(neg.message.find("friction coefficient"), std::string::npos) << neg.message;
-  const Solution cap = run("lemke", point_mass(1.0, 6.0, -9.81, 0.5), {{"pivot_factor", 0.1}});
+  const Solution cap =
+      run_lemke("lemke", point_mass(1.0, 6.0, -9.81, 0.5), {{"pivot_factor", 0.1}});
   EXPECT_EQ(cap.status, SolveStatus::Failed);
   EXPECT_NE(cap.message.find("pivot limit"), std::string::npos) << cap.message;
 }
@@ -134,11 +135,11 @@ TEST(CrossSolver, AgreeOnUniquelySolvableProblems) {
   const int trials = 12;
   for (int trial = 0; trial < trials; ++trial) {
     const Problem p = random_contacts(rng, 3, 2 + trial % 4, 0.3, 1.0, trial % 3 == 0, trial % 2);
-    const Solution ref = run("ngn", p);
+    const Solution ref = run_lemke("ngn", p);
     ASSERT_TRUE(ref.converged()) << trial;
     ASSERT_LE(ncp_residuals(p, ref.lambda, ref.v_plus, true).natmap, 1e-10);
     for (const char* name : {"prox-fp", "prox", "nbgs-exact"}) {
-      const Solution s = run(name, p);
+      const Solution s = run_lemke(name, p);
       ASSERT_TRUE(s.converged()) << name << " " << trial << " " << s.message;
       EXPECT_LE((s.v_plus - ref.v_plus).cwiseAbs().maxCoeff(), 1e-8) << name << " " << trial;
       EXPECT_LE((s.lambda - ref.lambda).cwiseAbs().maxCoeff(), 1e-8) << name << " " << trial;
@@ -149,7 +150,7 @@ TEST(CrossSolver, AgreeOnUniquelySolvableProblems) {
         friction = std::max(friction, b.mu * ref.lambda[b.offset + 2]);
     const double dnorm = p.D_dense.cwiseAbs().rowwise().sum().maxCoeff();
     for (int k = 0; k < 3; ++k) {
-      const Solution s = run("lemke", p, {{"directions", nds[k]}});
+      const Solution s = run_lemke("lemke", p, {{"directions", nds[k]}});
       ASSERT_TRUE(s.converged()) << nds[k] << " " << s.message;
       const double err = (s.v_plus - ref.v_plus).cwiseAbs().maxCoeff();
       EXPECT_LE(err, 2.0 * dnorm * friction * M_PI / nds[k] + 1e-12) << nds[k] << " " << trial;

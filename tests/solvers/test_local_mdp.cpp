@@ -91,7 +91,7 @@ Mat3 random_spd(std::mt19937& rng) {
 }
 
 // A corner-contact-like block: normal-tangent coupling G_tn = 0.6, G_on = 0.
-Mat3 coupled_G() {
+Mat3 corner_G() {
   Mat3 G;
   G << 2.0, 0.0, 0.6, 0.0, 2.0, 0.0, 0.6, 0.0, 1.0;
   return G;
@@ -206,7 +206,7 @@ TEST(LocalMdp, DecoupledBlockGivesTheCoulombLaw) {
 TEST(LocalMdp, CoupledBlockViolatesMaximumDissipation) {
   // G_tn = 0.6: the QCP keeps v_n = 0 and |lambda_t| = mu lambda_n, but its tangential velocity
   // v_t = -nu (e + mu beta) is not opposite to lambda_t = mu lambda_n e (beta = G_tn / G_nn).
-  const Mat3 G = coupled_G();
+  const Mat3 G = corner_G();
   const Vec3 b(0.0, 3.0, -1.0);  // sliding along o, coupling along t
   const double mu = 0.5;
   for (Qcp m : {Qcp::Quartic, Qcp::Bisection}) {
@@ -235,7 +235,7 @@ TEST(LocalMdp, RaisimFailsTheNcpWhereRaisimDsSolvesIt) {
   // The same coupled contact through the solvers: nbgs and raisim stop on the QCP's point, which
   // is not an NCP solution (natural map eq. 163 ~ 0.1, never below tol: MaxIterations); the De
   // Saxce estimate of raisim-ds / raisim-ds-es drives them to the Coulomb solution.
-  const Mat3 G = coupled_G();
+  const Mat3 G = corner_G();
   const Vec3 vf(0.0, 3.0, -1.0);
   const double mu = 0.5;
   const Problem p = test::single_contact(G, vf, mu);

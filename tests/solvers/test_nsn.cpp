@@ -19,8 +19,8 @@ using namespace moreau;
 using namespace moreau::testing_problems;
 
 namespace {
-Solution run(const char* name, const Problem& p, double tol = 1e-10, int max_iters = 100,
-             const WarmStart& warm = {}) {
+Solution run_nsn(const char* name, const Problem& p, double tol = 1e-10, int max_iters = 100,
+                 const WarmStart& warm = {}) {
   SolverSettings s;
   s.tol = tol;
   s.max_iters = max_iters;
@@ -40,7 +40,7 @@ RandomTrial random_trial(std::mt19937& rng, int k) {
   const double mu = 0.2 + 0.1 * (k % 8);
   const int joints = k % 3, limits = k % 4;
   RandomTrial t{random_contacts(rng, 4, 6, mu, 1.0, joints, limits), {}};
-  t.reference = run("nbgs-exact", t.p, 1e-10, 20000);
+  t.reference = run_nsn("nbgs-exact", t.p, 1e-10, 20000);
   return t;
 }
 }  // namespace
@@ -84,7 +84,7 @@ TEST(Nsn, PointMassSticksAndSlipsAsCoulombSays) {
   const double m = 2.0, mu = 0.5;
   for (const double hx : {0.0, 2.0, 4.9, 5.1, 8.0, -12.0}) {
     const Problem p = point_mass(m, hx, -9.81 * m / 2.0, mu);
-    const Solution sol = run("nsn", p);
+    const Solution sol = run_nsn("nsn", p);
     ASSERT_TRUE(sol.converged()) << hx << ": " << sol.message;
     const double ln = 9.81 * m / 2.0;
     EXPECT_NEAR(sol.lambda[2], ln, 1e-9) << hx;
@@ -94,7 +94,7 @@ TEST(Nsn, PointMassSticksAndSlipsAsCoulombSays) {
     EXPECT_LE(sol.iterations, 5) << hx;  // piecewise linear in one contact: a few Newton steps
   }
   // Pulled off the plane: no impulse.
-  const Solution off = run("nsn", point_mass(m, 3.0, 9.81, mu));
+  const Solution off = run_nsn("nsn", point_mass(m, 3.0, 9.81, mu));
   ASSERT_TRUE(off.converged());
   EXPECT_LT(off.lambda.cwiseAbs().maxCoeff(), 1e-12);
 }
@@ -116,7 +116,7 @@ TEST(Nsn, AgreesWithNbgsExactOnRandomProblemsWithJointsAndLimits) {
     for (int i = 0; i < p.nl; ++i) warm.lambda[i] += 1e-3 * std::sin(1.0 + i);
     for (const bool cold : {true, false}) {
       if (cold && (joints || limits)) continue;
-      const Solution a = run("nsn", p, 1e-10, 200, cold ? WarmStart{} : warm);
+      const Solution a = run_nsn("nsn", p, 1e-10, 200, cold ? WarmStart{} : warm);
       ASSERT_TRUE(a.converged()) << trial << (cold ? " cold: " : " warm: ") << a.message;
       GrowVec v(p.nl);
       p.D.multiply(a.lambda.data(), v.data());
@@ -132,12 +132,12 @@ TEST(Nsn, AgreesWithNbgsExactOnRandomProblemsWithJointsAndLimits) {
 TEST(Nsn, ConvergesQuadraticallyFromNearTheSolution) {
   std::mt19937 rng(3);
   const Problem p = random_contacts(rng, 4, 6, 0.5, 1.0);
-  const Solution ref = run("nsn", p, 1e-13, 200);
+  const Solution ref = run_nsn("nsn", p, 1e-13, 200);
   ASSERT_TRUE(ref.converged()) << ref.message;
   WarmStart warm;
   warm.lambda = ref.lambda;
   warm.lambda += VecX::Constant(p.nl, 1e-4);
-  const Solution sol = run("nsn", p, 1e-12, 200, warm);
+  const Solution sol = run_nsn("nsn", p, 1e-12, 200, warm);
   ASSERT_TRUE(sol.converged()) << sol.message;
   // From 1e-4 away: the natural map falls at least quadratically, so 1e-12 within 4 steps.
   EXPECT_LE(sol.iterations, 4);
@@ -156,7 +156,7 @@ TEST(Nsn, ConvergesQuadraticallyOnEveryKindOfRow) {
   int joints = 0, active_limits = 0, unit_rows = 0, sliding = 0, sticking = 0, trials = 0;
   for (int k = 0; k < 30; ++k) {
     const Problem p = random_contacts(rng, 4, 6, 0.3 + 0.05 * (k % 8), 1.0, k % 3, k % 4);
-    const Solution ref = run("nsn", p, 1e-14, 300);
+    const Solution ref = run_nsn("nsn", p, 1e-14, 300);
     if (!ref.converged()) continue;
     ++trials;
     for (const ConstraintBlock& b : p.blocks) {
@@ -173,7 +173,7 @@ TEST(Nsn, ConvergesQuadraticallyOnEveryKindOfRow) {
     WarmStart warm;
     warm.lambda = ref.lambda;
     for (int i = 0; i < p.nl; ++i) warm.lambda[i] += 1e-7 * std::cos(2.0 + i);
-    const Solution sol = run("nsn", p, 1e-13, 50, warm);
+    const Solution sol = run_nsn("nsn", p, 1e-13, 50, warm);
     ASSERT_TRUE(sol.converged()) << k << ": " << sol.message;
     EXPECT_LE(sol.iterations, 3) << k;
     ASSERT_GE(sol.trace.size(), 2u) << k;
@@ -201,12 +201,12 @@ TEST(Nsn, NewtonRowsFollowAnAsymmetricD) {
     const MatX S = MatX::NullaryExpr(D.rows(), D.cols(), [&] { return u(rng); });
     D += 1e-2 * D.diagonal().maxCoeff() * (S - S.transpose());
     const Problem p = from_dense(sym.blocks, D, sym.v_f);
-    const Solution ref = run("nsn", p, 1e-14, 300);
+    const Solution ref = run_nsn("nsn", p, 1e-14, 300);
     if (!ref.converged()) continue;
     WarmStart warm;
     warm.lambda = ref.lambda;
     for (int i = 0; i < p.nl; ++i) warm.lambda[i] += 1e-7 * std::cos(3.0 + i);
-    const Solution sol = run("nsn", p, 1e-13, 50, warm);
+    const Solution sol = run_nsn("nsn", p, 1e-13, 50, warm);
     ASSERT_TRUE(sol.converged()) << k << ": " << sol.message;
     ASSERT_GE(sol.trace.size(), 2u) << k;
     EXPECT_LT(sol.trace[1], 1e-10) << k;
@@ -262,7 +262,7 @@ TEST(Nsn, RedundantContactsConverge) {
   const Vec6 u_free = (Vec6() << 0.5, 0.2, -2.0, 0.1, -0.1, 0.3).finished();
   const VecX vf = J * u_free;
   const Problem p = from_dense(spec, D, vf);
-  const Solution sol = run("nsn", p, 1e-10, 100);
+  const Solution sol = run_nsn("nsn", p, 1e-10, 100);
   ASSERT_TRUE(sol.converged()) << sol.message;
   EXPECT_LT(sol.v_plus.cwiseAbs().maxCoeff(), 1e-9);
 }

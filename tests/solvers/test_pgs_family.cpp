@@ -27,7 +27,8 @@ bool qcp_member(const std::string& name) {
   return name == "nbgs" || name == "raisim";
 }
 
-Solution run(const std::string& name, const Problem& p, double tol = 1e-12, SolverSettings s = {}) {
+Solution run_pgs(const std::string& name, const Problem& p, double tol = 1e-12,
+                 SolverSettings s = {}) {
   s.tol = tol;
   s.max_iters = 20000;
   SolverWorkspace ws;
@@ -53,7 +54,7 @@ void expect_lambda(const char* name, const Problem& p, const Vec3& expected) {
   // bounds the last sweep's velocity change by 1e-10.
   SolverSettings s;
   s.pgs.es_tol = 1e-10;
-  const Solution sol = run(name, p, 1e-12, s);
+  const Solution sol = run_pgs(name, p, 1e-12, s);
   EXPECT_TRUE(sol.converged()) << name << ": " << status_name(sol.status);
   EXPECT_LE((sol.lambda - expected).cwiseAbs().maxCoeff(), 1e-8)
       << name << " got " << sol.lambda.transpose() << " after " << sol.iterations;
@@ -166,7 +167,7 @@ TEST_P(Family, CoupledProblemWithJointAndLimitReachesNcp) {
   if (name == "pgs-ncp") {
     // The decoupled projector (Alg. 3) ignores the normal-tangent coupling of D_kk and falls
     // into a period-2 cycle here: it must say so, and under-relaxation restores convergence.
-    const Solution bad = run(name, p, 1e-9, s);
+    const Solution bad = run_pgs(name, p, 1e-9, s);
     EXPECT_EQ(bad.status, SolveStatus::MaxIterations) << status_name(bad.status);
     EXPECT_GT(natmap(p, bad), 1e-3);
     s.pgs.omega = 0.5;
@@ -180,7 +181,7 @@ TEST_P(Family, CoupledProblemWithJointAndLimitReachesNcp) {
     EXPECT_GT(natmap(p, bad), 1e-3);
     return;
   }
-  const Solution sol = run(name, p, 1e-9, s);
+  const Solution sol = run_pgs(name, p, 1e-9, s);
   if (name == "raisim-ds-es") {
     EXPECT_LE(natmap(p, sol), 1e-6) << name;  // the plateau test is not a residual test
   } else {
@@ -203,7 +204,7 @@ TEST(PgsCcp, WithoutDeSaxceSolvesTheCcp) {
   const Problem p = single_contact(Vec3(2, 2, 1).asDiagonal(), Vec3(4.0, 0.0, -1.0), 0.5);
   SolverSettings s;
   s.pgs.de_saxce = false;
-  const Solution sol = run("pgs-ccp", p, 1e-12, s);
+  const Solution sol = run_pgs("pgs-ccp", p, 1e-12, s);
   EXPECT_TRUE(sol.converged());
   EXPECT_LE((sol.lambda - Vec3(-1.0, 0.0, 2.0)).cwiseAbs().maxCoeff(), 1e-8) << sol.lambda;
   EXPECT_LE(natmap(p, sol, false), 1e-8);
@@ -238,11 +239,11 @@ TEST(PgsFamily, BilateralAgreesWithDirect) {
   VecX vf(6);
   vf << 0.3, -0.1, 0.2, 0.5, -0.4, 0.05;
   const Problem p = test::dense_problem({{ConeKind::Free, 3}, {ConeKind::Free, 3}}, D, vf);
-  const Solution ref = run("direct", p);
+  const Solution ref = run_pgs("direct", p);
   for (const char* name : kFamily) {
     SolverSettings s;
     s.pgs.es_tol = 1e-12;  // raisim-ds-es: sweeps that change v by <= 1e-12
-    const Solution sol = run(name, p, 1e-11, s);
+    const Solution sol = run_pgs(name, p, 1e-11, s);
     EXPECT_TRUE(sol.converged()) << name;
     // The objective resolves velocity changes only down to about sqrt(1e-14 |f| L) (its rounding
     // level, pgs_family.cpp): the plateau test stops there.
@@ -259,7 +260,7 @@ TEST(PgsFamily, OverRelaxationDivergesAndIsReported) {
       test::dense_problem({{ConeKind::Free, 3}, {ConeKind::Free, 3}}, D, VecX::Constant(6, 0.5));
   SolverSettings s;
   s.pgs.omega = 3.0;
-  const Solution sol = run("pgs-ncp", p, 1e-12, s);
+  const Solution sol = run_pgs("pgs-ncp", p, 1e-12, s);
   EXPECT_EQ(sol.status, SolveStatus::Diverged) << status_name(sol.status);
 }
 
@@ -269,7 +270,7 @@ TEST(PgsFamily, OmegaDecayStillConverges) {
   s.pgs.omega = 1.5;
   s.pgs.omega_min = 1.0;
   s.pgs.omega_decay = 0.9;
-  const Solution sol = run("raisim-ds", p, 1e-12, s);
+  const Solution sol = run_pgs("raisim-ds", p, 1e-12, s);
   EXPECT_TRUE(sol.converged());
   EXPECT_LE(natmap(p, sol), 1e-10);
 }

@@ -32,7 +32,7 @@ Problem problem_for(const SolverInfo& s) {
   return testing_problems::random_contacts(rng, 3, 5, 0.5, 1.0, 1, 1);
 }
 
-Solution run(const SolverInfo& info, const Problem& p, const SolverSettings& s) {
+Solution run_with(const SolverInfo& info, const Problem& p, const SolverSettings& s) {
   SolverWorkspace ws;
   Solution sol;
   EXPECT_TRUE(solve(info.name, p, s, {}, ws, sol)) << sol.message;
@@ -53,7 +53,7 @@ TEST(SolverParams, TableDefaultsAreTheSolversDefaults) {
     const Problem p = problem_for(info);
     SolverSettings base;
     base.max_iters = 300;
-    const Solution ref = run(info, p, base);
+    const Solution ref = run_with(info, p, base);
     ASSERT_GT(ref.iterations, 0) << info.name;
     std::set<std::string_view> names;
     for (const ParamSpec& spec : info.params) {
@@ -72,7 +72,7 @@ TEST(SolverParams, TableDefaultsAreTheSolversDefaults) {
       if (stored) EXPECT_EQ(*stored, spec.default_value);
       SolverSettings s = base;
       ASSERT_EQ(set_solver_param(s, info, spec.name, spec.default_value), "");
-      const Solution sol = run(info, p, s);
+      const Solution sol = run_with(info, p, s);
       EXPECT_TRUE(same_bits(sol.lambda, ref.lambda));
       EXPECT_EQ(sol.iterations, ref.iterations);
       EXPECT_EQ(sol.status, ref.status);
@@ -167,7 +167,7 @@ TEST(SolverWorkspace, SharedAcrossSolversGivesTheSameBits) {
       const Problem p = problem_for(info);
       SolverSettings s;
       s.max_iters = 200;
-      const Solution fresh = run(info, p, s);
+      const Solution fresh = run_with(info, p, s);
       Solution again;
       ASSERT_TRUE(solve(info.name, p, s, {}, shared, again));
       EXPECT_TRUE(same_bits(again.lambda, fresh.lambda));

@@ -27,8 +27,8 @@ void set_omega(SolverSettings& s, double omega) {
   s.pgs.omega = omega;
 }
 
-Solution run(const std::string& name, const Problem& p, double tol, int max_iters,
-             const VecX& warm = VecX(), double omega = 0.0) {
+Solution run_solver(const std::string& name, const Problem& p, double tol, int max_iters,
+                    const VecX& warm = VecX(), double omega = 0.0) {
   SolverSettings s;
   s.tol = tol;
   s.max_iters = max_iters;
@@ -146,7 +146,7 @@ TEST(SolverProperties, NcpSolversAgreeWithNbgsOnCoupledProblems) {
   ContactStates all;
   for (unsigned seed : {11u, 12u, 13u}) {
     const Problem p = coupled_problem(seed);
-    const Solution ref = run("nbgs-exact", p, 1e-12, 100000);
+    const Solution ref = run_solver("nbgs-exact", p, 1e-12, 100000);
     ASSERT_TRUE(ref.converged()) << seed;
     ASSERT_LE(ncp_residuals(p, ref.lambda, velocity(p, ref.lambda), true).natmap, 1e-11);
     const ContactStates cs = contact_states(p, ref.lambda, velocity(p, ref.lambda));
@@ -155,7 +155,7 @@ TEST(SolverProperties, NcpSolversAgreeWithNbgsOnCoupledProblems) {
     all.separated += cs.separated;
     const double scale = ref.lambda.cwiseAbs().maxCoeff();
     for (const char* name : {"admm-ncp-fp", "admm-ncp-la", "admm-ncp-sa", "prox"}) {
-      const Solution sol = run(name, p, 1e-10, 50000);
+      const Solution sol = run_solver(name, p, 1e-10, 50000);
       EXPECT_TRUE(sol.converged()) << name << " seed " << seed;
       const VecX v = velocity(p, sol.lambda);
       EXPECT_LE(ncp_residuals(p, sol.lambda, v, true).natmap, 1e-10) << name << " seed " << seed;
@@ -175,8 +175,8 @@ TEST(SolverProperties, CcpSolversAgreeOnCoupledProblems) {
   // apgd must both reach it (natural map without De Saxce, eq. 164, from the dense D).
   for (unsigned seed : {11u, 12u, 13u}) {
     const Problem p = coupled_problem(seed);
-    const Solution a = run("admm-ccp", p, 1e-10, 50000);
-    const Solution b = run("apgd", p, 1e-10, 50000);
+    const Solution a = run_solver("admm-ccp", p, 1e-10, 50000);
+    const Solution b = run_solver("apgd", p, 1e-10, 50000);
     EXPECT_TRUE(a.converged()) << seed;
     EXPECT_TRUE(b.converged()) << seed;
     EXPECT_LE(ncp_residuals(p, a.lambda, velocity(p, a.lambda), false).natmap, 1e-10) << seed;
@@ -251,9 +251,9 @@ const char* kPgsFamily[] = {"pgs-ccp", "pgs-ncp", "nbgs-exact", "raisim-ds", "pg
 TEST(SolverProperties, PgsFamilyWarmStartFromTheSolutionTakesOneSweep) {
   const Problem p = coupled_problem(11);
   for (const char* name : kPgsFamily) {
-    const Solution cold = run(name, p, 1e-10, 100000);
+    const Solution cold = run_solver(name, p, 1e-10, 100000);
     ASSERT_TRUE(cold.converged()) << name;
-    const Solution again = run(name, p, 1e-10, 100000, cold.lambda);
+    const Solution again = run_solver(name, p, 1e-10, 100000, cold.lambda);
     EXPECT_TRUE(again.converged()) << name;
     EXPECT_EQ(again.iterations, 1) << name;
     // One sweep at a fixed point moves lambda by at most tol / D_ii.
@@ -264,11 +264,11 @@ TEST(SolverProperties, PgsFamilyWarmStartFromTheSolutionTakesOneSweep) {
 TEST(SolverProperties, PgsFamilyWarmStartNearTheSolutionBeatsCold) {
   const Problem p = coupled_problem(12);
   for (const char* name : kPgsFamily) {
-    const Solution cold = run(name, p, 1e-10, 100000);
+    const Solution cold = run_solver(name, p, 1e-10, 100000);
     ASSERT_TRUE(cold.converged()) << name;
     VecX near = cold.lambda;
     for (int i = 0; i < p.nl; ++i) near[i] += 1e-3 * std::cos(1.0 + i);  // off the solution
-    const Solution warm = run(name, p, 1e-10, 100000, near);
+    const Solution warm = run_solver(name, p, 1e-10, 100000, near);
     EXPECT_TRUE(warm.converged()) << name;
     EXPECT_GT(warm.iterations, 1) << name;
     EXPECT_LT(warm.iterations, cold.iterations) << name;
@@ -281,17 +281,17 @@ TEST(SolverProperties, PgsStallIsNotConvergence) {
   // first sweep (~1e-9 m/s) is below tol = 1e-8 while lambda is still ~0 and the contact
   // (v_f,n = -1, D = I) needs lambda_n = 1: the natural map is ~1.
   const Problem one = testing_problems::one_contact(Mat3::Identity(), Vec3(0.0, 0.0, -1.0), 0.5);
-  const Solution stalled = run("pgs", one, 1e-8, 1000, VecX(), 1e-9);
+  const Solution stalled = run_solver("pgs", one, 1e-8, 1000, VecX(), 1e-9);
   EXPECT_NE(stalled.status, SolveStatus::Converged) << stalled.message;
   EXPECT_EQ(stalled.iterations, 1);
   EXPECT_GT(ncp_residuals(one, stalled.lambda, velocity(one, stalled.lambda), true).natmap, 0.5);
   // The same on the coupled problem.
   const Problem p = coupled_problem(13);
-  const Solution coupled = run("pgs", p, 1e-8, 1000, VecX(), 1e-9);
+  const Solution coupled = run_solver("pgs", p, 1e-8, 1000, VecX(), 1e-9);
   EXPECT_NE(coupled.status, SolveStatus::Converged) << coupled.message;
   // With omega = 1 it does solve both, and then says so, with the natural map within tol.
   for (const Problem* q : {&one, &p}) {
-    const Solution ok = run("pgs", *q, 1e-10, 100000);
+    const Solution ok = run_solver("pgs", *q, 1e-10, 100000);
     EXPECT_TRUE(ok.converged()) << ok.message;
     EXPECT_LE(ncp_residuals(*q, ok.lambda, velocity(*q, ok.lambda), true).natmap, 1e-10);
   }
