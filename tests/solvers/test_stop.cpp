@@ -37,18 +37,23 @@ TEST(Stop, ASignalEndsEverySolversLoop) {
     if (info.peer || !info.handles_contacts) continue;  // Siconos's loops are its own
     SolverWorkspace ws;
     Solution sol;
-    std::thread solver([&] { solve(info.name, p, never_converging(), {}, ws, sol); });
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point ended;
+    std::thread solver([&] {
+      solve(info.name, p, never_converging(), {}, ws, sol);
+      ended = Clock::now();
+    });
     std::this_thread::sleep_for(std::chrono::milliseconds(30));  // most are in their loop by now
+    const Clock::time_point requested = Clock::now();
     request_stop();
     solver.join();
     clear_stop_request();
     if (sol.message.find("interrupted by a signal") == std::string::npos) {
-      // It ended before the request reached it (lemke's finite pivoting, a stall rule), as the
-      // same solve does without any request; a loop deaf to the request would hang here instead.
-      Solution alone;
-      solve(info.name, p, never_converging(), {}, ws, alone);
-      EXPECT_EQ(alone.status, sol.status) << info.name;
-      EXPECT_EQ(alone.message, sol.message) << info.name;
+      // Only a solve that ended before the request (lemke's finite pivoting, a stall rule) may end
+      // otherwise; 100 ms covers a thread descheduled between its last poll and its return on a
+      // loaded machine. A loop deaf to the request ends later, or hangs here.
+      EXPECT_LT(ended - requested, std::chrono::milliseconds(100))
+          << info.name << " ended after the stop request without it: " << sol.message;
       continue;
     }
     EXPECT_EQ(sol.status, SolveStatus::Failed) << info.name;

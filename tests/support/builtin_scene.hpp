@@ -1,8 +1,7 @@
 #pragma once
-// A built-in scene a test needs: failing to build it fails the test with the error and gives an
-// empty scene (never a dereference of the error).
-#include <gtest/gtest.h>
-
+// A built-in scene a test needs: failing to build it fails the test with the error (thrown, so the
+// test stops there rather than going on with an empty scene).
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -12,8 +11,7 @@ namespace moreau::test {
 
 inline Scene scene(const std::string& name, const SceneParams& p = {}) {
   Result<Scene> s = make_builtin_scene(name, p);
-  EXPECT_TRUE(s.ok()) << name << ": " << (s.ok() ? "" : s.error().message());
-  if (!s.ok()) return Scene{};
+  if (!s.ok()) throw std::runtime_error("scene " + name + ": " + s.error().message());
   return std::move(*s);
 }
 
