@@ -6,7 +6,8 @@
 #   bash scripts/dev.sh build    set up, build everything (tests and micro-benchmarks too)
 #   bash scripts/dev.sh figures  set up, build `moreau`, run every experiment (full size) into a
 #                                temporary directory and copy its figures into docs/figures
-#   bash scripts/dev.sh sanitize set up, build the tests with ASan + UBSan into build-asan
+#   bash scripts/dev.sh sanitize set up, build the libraries and CLI with ASan + UBSan and the tests
+#                                with ASan into build-asan
 #                                (-DMOREAU_SANITIZE=address,undefined), run the fast tier there;
 #                                MOREAU_SANITIZE_SUBSET=1: only the loaders' tests (labels io and
 #                                fuzz: test_io, test_fuzz), for a quick local check

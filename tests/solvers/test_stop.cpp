@@ -4,7 +4,6 @@
 // thread's deadline stops that thread's solves only.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <chrono>
 #include <random>
 #include <thread>
