@@ -321,7 +321,7 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
        {"integrator", "servo", "gait", "dt", "diverged", "fell", "t_end", "tilt_max_deg",
         "jump_peak_mean", "walk_distance", "outer_mean", "alpha_cuts", "capped_steps"})
     EXPECT_GE(t.col(c), 0) << c;
-  ASSERT_EQ(t.rows.size(), 28u);  // 2 gaits x (6 integrators x 2 dts + nmdp-zo(-pbd) at 50 ms)
+  ASSERT_EQ(t.rows.size(), 36u);  // 2 gaits x (8 integrators x 2 dts + nmdp-zo(-pbd) at 50 ms)
   const std::map<std::string, std::string> servo = {{"mdp", "tan"},
                                                     {"nmdp", "implicit"},
                                                     {"nmdp-zo", "implicit"},
@@ -329,6 +329,8 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
                                                     {"nmdp-zo-pbd", "implicit"},
                                                     {"mdp-implicit", "implicit"},
                                                     {"nmdp-tan", "tan"},
+                                                    {"nmdp-dissipation", "implicit"},
+                                                    {"mdp-implicit-dissipation", "implicit"},
                                                     {"euler", "-"}};
   for (const auto& [n, sv] : servo) {
     const std::vector<size_t> rows = t.where({{"integrator", n}});
@@ -348,6 +350,13 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
     EXPECT_TRUE(std::any_of(r.summary_text.begin(), r.summary_text.end(), [&](const auto& kv) {
       return kv.first == n + ".servo" && kv.second == sv;
     })) << n + ".servo";
+    const std::string objective = n == "euler"                       ? "-"
+                                  : n.find("-dissipation") != n.npos ? "dissipation"
+                                                                     : "kinetic";
+    for (size_t i : rows) EXPECT_EQ(t.str(i, "objective"), objective) << n;
+    EXPECT_TRUE(std::any_of(r.summary_text.begin(), r.summary_text.end(), [&](const auto& kv) {
+      return kv.first == n + ".objective" && kv.second == objective;
+    })) << n + ".objective";
   }
   for (size_t i = 0; i < t.rows.size(); ++i) {
     SCOPED_TRACE(t.str(i, "integrator") + " " + t.str(i, "gait") + " dt " + t.str(i, "dt"));
@@ -388,6 +397,23 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
       // mdp: one QP per step; nmdp: at least one PGM outer iteration.
       EXPECT_GE(t.num(i, "outer_mean"), 1.0);
       EXPECT_TRUE(std::string(integrator) != "mdp-implicit" || t.num(i, "outer_mean") == 1.0);
+    }
+  // With the dissipation objective the stance feet hold (NmdpCoulomb) and the trunk walks: over
+  // 0.5 s the gait commands 0.2 m (0.4 m/s, scenes/gait.hpp); measured 0.12-0.17 m, against
+  // 0.001-0.011 m for the same integrator with eq. 6's objective.
+  for (const char* integrator : {"mdp-implicit", "nmdp"})
+    for (size_t i : t.where({{"integrator", std::string(integrator) + "-dissipation"}})) {
+      const std::string gait = t.str(i, "gait"), dt = t.str(i, "dt");
+      SCOPED_TRACE(std::string(integrator) + "-dissipation " + gait + " dt " + dt);
+      EXPECT_EQ(t.str(i, "diverged"), "no") << t.str(i, "reason");
+      EXPECT_EQ(t.str(i, "fell"), "no") << t.str(i, "reason");
+      EXPECT_EQ(t.num(i, "capped_steps"), 0.0);
+      if (gait != "walk") continue;
+      const std::vector<size_t> paper =
+          t.where({{"integrator", integrator}, {"gait", gait}, {"dt", dt}});
+      ASSERT_EQ(paper.size(), 1u);
+      EXPECT_GT(t.num(i, "walk_distance"), 0.1);
+      EXPECT_LT(t.num(paper[0], "walk_distance"), 0.03);
     }
   // The paper's contrast: forward-Euler mdp with the explicit servo fails at both steps (diverged
   // or fell), backward-Euler nmdp at neither.

@@ -252,6 +252,24 @@ TEST(SceneJson, MeshMeshModeRoundTrips) {
   EXPECT_EQ(c->settings.collision.mesh_mesh, MeshMeshMode::Triangles);
 }
 
+TEST(SceneJson, NmdpObjectiveRoundTrips) {
+  const std::string base =
+      R"({"name": "m", "bodies": [{"name": "a", "mass": 1, "inertia": [1, 1, 1]}], "settings": )";
+  Result<Scene> a = parse_scene_json(base + R"({"integrator": "nmdp"}})", "a.json");
+  ASSERT_TRUE(a) << a.error().message();
+  EXPECT_EQ(a->settings.nmdp.objective, nmdp::NmdpObjective::Kinetic);  // eq. 6, the default
+  EXPECT_EQ(scene_to_json(*a).find("objective"), std::string::npos);
+  Result<Scene> b = parse_scene_json(
+      base + R"({"integrator": "mdp", "nmdp": {"objective": "dissipation"}}})", "b.json");
+  ASSERT_TRUE(b) << b.error().message();
+  EXPECT_EQ(b->settings.nmdp.objective, nmdp::NmdpObjective::Dissipation);
+  const std::string out = scene_to_json(*b);
+  EXPECT_NE(out.find("\"objective\": \"dissipation\""), std::string::npos) << out;
+  Result<Scene> c = parse_scene_json(out, "c.json");
+  ASSERT_TRUE(c) << c.error().message();
+  EXPECT_EQ(c->settings.nmdp.objective, nmdp::NmdpObjective::Dissipation);
+}
+
 // Every scenes/*.json loads, has the expected number of DoFs (6 nb - rank J), starts on its
 // constraint manifold, and runs 100 PGS steps with finite states and joint/limit violation < 1e-6.
 TEST(SceneJson, ExampleScenesLoadAndSimulate) {

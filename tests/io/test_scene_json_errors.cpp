@@ -178,6 +178,8 @@ TEST(SceneJsonErrors, EachBadInputNamesItsElement) {
        "settings.stabilization.beta_joint", 2, "[0, 1]"},
       {R"("name": "t",)", R"("name": "t", "settings": {"collision": {"mesh_mesh": "exact"}},)",
        "settings.collision.mesh_mesh", 2, "\"hull\" or \"triangles\""},
+      {R"("name": "t",)", R"("name": "t", "settings": {"nmdp": {"objective": "energy"}},)",
+       "settings.nmdp.objective", 2, "\"kinetic\" or \"dissipation\""},
       {R"("name": "t",)", R"("name": "t", "settings": {"solver_settings": {"max_iter": 5}},)",
        "settings.solver_settings.max_iter", 2, "one of the keys"},
       {R"("name": "t",)", R"("name": "t", "settings": {"softening": {"contact": {"d0": 1.5}}},)",

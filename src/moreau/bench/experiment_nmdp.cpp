@@ -6,7 +6,9 @@
 // and `nmdp-zo-pbd` (eq. 12), all with that servo, and `mdp` (NE-MDP: forward Euler with the
 // explicit stable PD of Tan, Liu & Turk 2011, the servo's position term at theta_- + h
 // theta_dot_-); beside them `nmdp-tan` (NE-NMDP with mdp's servo), `mdp-implicit` (mdp with the
-// servo at the new state) and semi-implicit Euler (the scene's admm-ncp-sa). A run stops when it
+// servo at the new state), the `-dissipation` rows (the contact weights minimise 1/2 qd^T A qd, A
+// = H + h Kd + h^2 Kp, where eq. 6 minimises K = 1/2 qd^T H qd: nmdp/settings.hpp) and
+// semi-implicit Euler (the scene's admm-ncp-sa). A run stops when it
 // diverges (a step fails or the state is not finite) or falls (torso tilt above 60 deg or its
 // centre below 0.15 m); consistency is Table I's statistic (docs/benchmark-experiments.md).
 #include <algorithm>
@@ -28,7 +30,7 @@ constexpr double kMinHeight = 0.15;   // torso centre [m]: the trunk (8 cm thick
 constexpr double kSlipSpeed = 0.01;   // [m/s]: a touching contact point faster than this slides
 
 struct StabilityRun {
-  std::string integrator, gait, servo;
+  std::string integrator, gait, servo, objective;
   double dt = 0.0;
   bool diverged = false, fell = false;
   std::string reason;
@@ -77,7 +79,7 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
   SimSettings st = sc.settings;
   // The paper's configurations: mdp with the explicit servo (nmdp.servo = tan), the NMDP rows
   // with the servo at the new state; "-tan" and "-implicit" rows the other servo; "-pbd" rows the
-  // position-based form (nmdp.form = pbd).
+  // position-based form (nmdp.form = pbd); "-dissipation" rows nmdp.objective = dissipation.
   std::string name = integrator;
   auto strip = [&](const std::string& suffix) {
     if (name.size() <= suffix.size() ||
@@ -86,12 +88,15 @@ StabilityRun run_one(const Scene& sc, const std::string& gait, const char* integ
     name.resize(name.size() - suffix.size());
     return true;
   };
+  const bool dissipation = strip("-dissipation");
   const bool tan = strip("-tan"), implicit = strip("-implicit");
+  if (dissipation) st.nmdp.objective = nmdp::NmdpObjective::Dissipation;
   st.nmdp.servo =
       tan || (name == "mdp" && !implicit) ? nmdp::ServoForm::Tan : nmdp::ServoForm::Implicit;
   if (strip("-pbd")) st.nmdp.form = nmdp::NmdpForm::PositionBased;
   parse_integrator(name, &st.integrator);
   run.servo = is_nmdp(st.integrator) ? nmdp::servo_form_name(st.nmdp.servo) : "-";
+  run.objective = is_nmdp(st.integrator) ? nmdp::nmdp_objective_name(st.nmdp.objective) : "-";
   st.dt = dt;
   Simulator sim(sc.model, st);
   State s = sc.initial;
@@ -220,10 +225,18 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
   const std::vector<double> dts = o.quick
                                       ? std::vector<double>{0.02, 0.05}
                                       : std::vector<double>{0.005, 0.007, 0.01, 0.02, 0.03, 0.05};
-  const char* integrators[] = {"mdp",         "nmdp",         "nmdp-zo",  "nmdp-pbd",
-                               "nmdp-zo-pbd", "mdp-implicit", "nmdp-tan", "euler"};
+  const char* integrators[] = {"mdp",
+                               "nmdp",
+                               "nmdp-zo",
+                               "nmdp-pbd",
+                               "nmdp-zo-pbd",
+                               "mdp-implicit",
+                               "nmdp-tan",
+                               "nmdp-dissipation",
+                               "mdp-implicit-dissipation",
+                               "euler"};
   Table t{"nmdp-stability",
-          {"integrator", "servo", "gait", "dt", "diverged", "fell", "t_end", "reason",
+          {"integrator", "servo", "objective", "gait", "dt", "diverged", "fell", "t_end", "reason",
            "tilt_max_deg", "jump_peak_mean", "jump_peak_std", "walk_distance", "slip_fraction",
            "outer_mean", "alpha_cuts", "capped_steps"},
           {}};
@@ -247,7 +260,7 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
         if (!o.full && !o.quick && zo && dt != 0.02 && dt != 0.05) continue;
         if (o.quick && zo && dt != 0.05) continue;
         const StabilityRun r = run_one(*sc, gait, integrator, dt, duration, series, histogram);
-        t.add({r.integrator, r.servo, r.gait, r.dt, r.diverged ? "yes" : "no",
+        t.add({r.integrator, r.servo, r.objective, r.gait, r.dt, r.diverged ? "yes" : "no",
                r.fell ? "yes" : "no", r.t_end, r.reason, r.tilt_max, r.jump_peak_mean,
                r.jump_peak_std, r.walk_distance, r.slip_fraction, r.outer_mean, r.alpha_cuts,
                double(r.capped)});
@@ -268,10 +281,11 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
     std::map<std::string, std::vector<const StabilityRun*>> per_gait_runs;
     double outer = 0.0, cuts = 0.0, capped = 0.0;
     int n_outer = 0;
-    std::string servo = "-";
+    std::string servo = "-", objective = "-";
     for (const StabilityRun& r : runs) {
       if (r.integrator != name) continue;
       servo = r.servo;
+      objective = r.objective;
       auto note = [&](std::vector<double>& v) {
         if (std::find(v.begin(), v.end(), r.dt) == v.end()) v.push_back(r.dt);
       };
@@ -296,6 +310,7 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
     res.summary_lists.push_back({name + ".diverged_dts", diverged_dts});
     res.summary_lists.push_back({name + ".fell_dts", fell_dts});
     res.summary_text.push_back({name + ".servo", servo});
+    res.summary_text.push_back({name + ".objective", objective});
     res.summary.push_back({name + ".consistency", consistent});
     res.summary.push_back({name + ".jump_height_std_across_dt", stdev(jump)});
     res.summary.push_back({name + ".walk_distance_std_across_dt", stdev(walk)});

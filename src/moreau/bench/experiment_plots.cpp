@@ -489,10 +489,16 @@ svg::Figure nmdp_stability_figure(const Table& t, const Table* runs, const Table
         {"jump_peak_mean", "Jump: torso's highest point", axis("peak height [m]"), "jump"},
         {"walk_distance", "Walk: forward distance", axis("x - x0 [m]"), "walk"},
     };
-    const std::map<std::string, int> colour = {{"mdp", kBlue},         {"nmdp", kRed},
-                                               {"nmdp-zo", kGreen},    {"nmdp-pbd", kPink},
-                                               {"nmdp-zo-pbd", kCyan}, {"mdp-implicit", kPurple},
-                                               {"nmdp-tan", kOrange},  {"euler", kGrey}};
+    const std::map<std::string, int> colour = {{"mdp", kBlue},
+                                               {"nmdp", kRed},
+                                               {"nmdp-zo", kGreen},
+                                               {"nmdp-pbd", kPink},
+                                               {"nmdp-zo-pbd", kCyan},
+                                               {"mdp-implicit", kPurple},
+                                               {"nmdp-tan", kOrange},
+                                               {"euler", kGrey},
+                                               {"nmdp-dissipation", kBrown},
+                                               {"mdp-implicit-dissipation", kOlive}};
     for (const Metric& m : metrics) {
       svg::Plot p = panel(m.title, axis("dt [ms]"), m.y, 380, 300);
       for (const std::string& integrator : uniq(*runs, all_rows(*runs), "integrator"))

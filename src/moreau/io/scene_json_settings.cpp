@@ -153,6 +153,7 @@ void read_nmdp(const Reader& r, const json& j, const Loc& at, nmdp::NmdpSettings
   for (const auto& [k, m] : kNmdpIntegers) keys.push_back(k);
   keys.push_back("form");
   keys.push_back("servo");
+  keys.push_back("objective");
   r.keys(j, at, keys);
   if (const json* v = Reader::get(j, "form")) {
     const std::string name = r.string(*v, at.key("form"));
@@ -163,6 +164,11 @@ void read_nmdp(const Reader& r, const json& j, const Loc& at, nmdp::NmdpSettings
     const std::string name = r.string(*v, at.key("servo"));
     if (!nmdp::parse_servo_form(name, &s.servo))
       r.fail(at.key("servo"), "\"implicit\" or \"tan\"", "\"" + name + "\"");
+  }
+  if (const json* v = Reader::get(j, "objective")) {
+    const std::string name = r.string(*v, at.key("objective"));
+    if (!nmdp::parse_nmdp_objective(name, &s.objective))
+      r.fail(at.key("objective"), "\"kinetic\" or \"dissipation\"", "\"" + name + "\"");
   }
   for (const auto& [k, m] : kNmdpNumbers)
     if (const json* v = Reader::get(j, k)) s.*m = r.number(*v, at.key(k), Range::Any);
@@ -262,6 +268,8 @@ ojson write_settings(const SimSettings& s) {
     ojson& n = o["nmdp"];
     n["form"] = nmdp::nmdp_form_name(s.nmdp.form);
     n["servo"] = nmdp::servo_form_name(s.nmdp.servo);
+    if (s.nmdp.objective != nmdp::NmdpObjective::Kinetic)  // only then: other files unchanged
+      n["objective"] = nmdp::nmdp_objective_name(s.nmdp.objective);
     for (const auto& [k, m] : kNmdpNumbers) n[k] = s.nmdp.*m;
     for (const auto& [k, m] : kNmdpIntegers) n[k] = s.nmdp.*m;
   }

@@ -50,6 +50,21 @@ bool parse_servo_form(const std::string& name, ServoForm* f) {
   return true;
 }
 
+const char* nmdp_objective_name(NmdpObjective o) {
+  return o == NmdpObjective::Dissipation ? "dissipation" : "kinetic";
+}
+
+bool parse_nmdp_objective(const std::string& name, NmdpObjective* o) {
+  if (name == "kinetic") {
+    *o = NmdpObjective::Kinetic;
+  } else if (name == "dissipation") {
+    *o = NmdpObjective::Dissipation;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 std::optional<Error> validate(const NmdpSettings& s) {
   if (!std::isfinite(s.k) || s.k < 0.0) return bad("k", "a finite number >= 0 (0: automatic)", s.k);
   if (!finite_positive(s.delta)) return bad("delta", "a finite number > 0 [m]", s.delta);

@@ -32,11 +32,27 @@ enum class ServoForm : uint8_t { Implicit, Tan };
 const char* servo_form_name(ServoForm f);
 bool parse_servo_form(const std::string& name, ServoForm* f);
 
+// The objective the contact weights minimise (problem (6) of Pan & Hauser 2021):
+//   Kinetic      K = 1/2 qd+^T H qd+, the kinetic energy after the step (eq. 6, the paper's).
+//   Dissipation  1/2 qd+^T A qd+ with A = H + h Kd + h^2 Kp, the servos' linearized stiffness
+//                Kp = -d tau/d q and damping Kd = -d tau/d qd added to H. qd+ moves with the
+//                weights through A^-1 B, so this objective's gradient in w is h B^T qd+: the
+//                contact points' velocities after the step, and its optimum is maximal
+//                dissipation at the new velocity (Coulomb: a point sticks where the cone
+//                allows). K's gradient, h B^T A^-1 H qd+, is not: with servos a stance foot
+//                slides (docs/integrators.md). Without servos or damping A = H: both agree.
+enum class NmdpObjective : uint8_t { Kinetic, Dissipation };
+// "kinetic" / "dissipation"; parse returns false on an unknown name.
+const char* nmdp_objective_name(NmdpObjective o);
+bool parse_nmdp_objective(const std::string& name, NmdpObjective* o);
+
 struct NmdpSettings {
   // Form of nmdp and nmdp-zo (mdp is always the explicit Newton-Euler baseline).
   NmdpForm form = NmdpForm::NewtonEuler;
   // Discretization of the servos (position and stable-PD actuators) in all three integrators.
   ServoForm servo = ServoForm::Implicit;
+  // What the contact weights minimise in all three integrators.
+  NmdpObjective objective = NmdpObjective::Kinetic;
   // Contact stiffness k of the smooth polytope v_x^i = k d^3 (n + mu t^i) (Remark 6) [N/m^3].
   // 0: chosen from the model, k = m g / (expected_contacts delta^3), so that expected_contacts
   // contacts carry the total weight m g at penetration delta (the paper gives no value).

@@ -152,6 +152,14 @@ void Stepper::set_substep(const VecX& theta_minus, const VecX& qd_minus, double 
   qd_m_ = qd_minus;
   h_ = h;
   t_new_ = t_new;
+  const int n = tree_.dofs();
+  servo_diag_.setZero(n);
+  for (int i = 0; i < n; ++i) {
+    using AD1 = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
+    const AD1 x(0.0, 1, 0);
+    const AD1 tau = actuation<AD1>(i, servo_position<AD1>(i, theta_m_[i] + h_ * x), x);
+    if (tau.derivatives().size() == 1) servo_diag_[i] = -h_ * tau.derivatives()[0];
+  }
   if (settings_.form == NmdpForm::PositionBased) {
     theta_mm_ = theta_m_ - h_ * qd_m_;
     forward_kinematics<double>(tree_, theta_m_, kin_m_);
@@ -260,7 +268,7 @@ void Stepper::residual(const VecX& theta, const VecX& w, VecX& G, MatX* J, bool 
   }
 }
 
-void Stepper::weight_jacobian(const VecX& theta, MatX& B) {
+void Stepper::weight_jacobian(const VecX& theta, MatX& B) const {
   const int n = tree_.dofs(), D = contacts_.directions;
   Kinematics<double> kin;
   forward_kinematics<double>(tree_, theta, kin);
@@ -284,6 +292,19 @@ void Stepper::weight_jacobian(const VecX& theta, MatX& B) {
 double Stepper::kinetic(const VecX& z, VecX* grad) {
   const int n = tree_.dofs();
   const VecX theta = z.head(n);
+  double K = motion_energy(theta, grad);
+  if (settings_.objective == NmdpObjective::Dissipation) {
+    // + 1/2 qd^T S qd with qd = (theta - theta_-) / h: A's part beyond H.
+    const VecX d = theta - theta_m_;
+    const double s = 1.0 / (h_ * h_);
+    K += 0.5 * s * d.dot(servo_diag_.cwiseProduct(d));
+    if (grad != nullptr) *grad += s * servo_diag_.cwiseProduct(d);
+  }
+  return K;
+}
+
+double Stepper::motion_energy(const VecX& theta, VecX* grad) {
+  const int n = tree_.dofs();
   if (settings_.form == NmdpForm::PositionBased) {
     Kinematics<double> kin;
     forward_kinematics<double>(tree_, theta, kin);
@@ -371,6 +392,7 @@ bool Stepper::pgm(bool zeroth_order, VecX& theta, VecX& w) {
     P = lu.solve(B);
     if (N > n) P = P.topRows(n).eval();  // d theta / d w: the loops' multipliers dropped
     mass(theta, H);
+    if (settings_.objective == NmdpObjective::Dissipation) H.diagonal() += servo_diag_;
     Q = P.transpose() * (H / (h_ * h_)) * P;
     Q.diagonal().array() += 2.0 / gamma;
     c = -P.transpose() * gradK - Q * w;
@@ -410,6 +432,8 @@ bool Stepper::simulate(bool zeroth_order, const VecX& theta_minus, const VecX& q
       if (active_[r]) lambda_[r] = theta[a++];
     theta.conservativeResize(n);
     qd = (theta - theta_minus) / h;
+    weights_ = w;
+    velocity_ = qd;
     ++stats_.substeps;
     stats_.min_step = std::min(stats_.min_step, h);
     return true;
@@ -440,14 +464,10 @@ bool Stepper::mdp(VecX& theta, VecX& qd) {
   std::vector<V6<double>> f(model_->num_bodies(), V6<double>::Zero());
   inverse_dynamics<double>(tree_, kin, qd_m_, VecX::Zero(n), f, C);
   VecX tau0(n);
+  for (int i = 0; i < n; ++i)
+    tau0[i] = actuation<double>(i, servo_position<double>(i, theta_m_[i]), 0.0);
   MatX A = H;
-  for (int i = 0; i < n; ++i) {
-    using AD1 = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
-    const AD1 x(0.0, 1, 0);
-    const AD1 tau = actuation<AD1>(i, servo_position<AD1>(i, theta_m_[i] + h_ * x), x);
-    tau0[i] = tau.value();
-    if (tau.derivatives().size() == 1) A(i, i) -= h_ * tau.derivatives()[0];
-  }
+  A.diagonal() += servo_diag_;  // tau = tau0 - S qd / h along the step
   const VecX rhs = H * qd_m_ + h_ * (tau0 - C);
   VecX qd_free;
   MatX Y;  // qd(w) = qd_free + Y w
@@ -490,13 +510,19 @@ bool Stepper::mdp(VecX& theta, VecX& qd) {
   }
   qd = qd_free;
   if (m > 0) {
-    const MatX Q = Y.transpose() * H * Y;
-    const VecX c = Y.transpose() * (H * qd_free);
+    // Eq. 6's K = 1/2 qd^T H qd, or 1/2 qd^T A qd (NmdpSettings::objective).
+    const MatX& W = settings_.objective == NmdpObjective::Dissipation ? A : H;
+    const MatX Q = Y.transpose() * W * Y;
+    const VecX c = Y.transpose() * (W * qd_free);
     VecX w = VecX::Zero(m);
     if (!qp_.solve(Q, c, groups_, w).converged) ++stats_.qp_capped;
     qd += Y * w;
+    weights_ = w;
+  } else {
+    weights_.resize(0);
   }
   theta = theta_m_ + h_ * qd;
+  velocity_ = qd;
   stats_.outer = 1;
   stats_.substeps = 1;
   return true;

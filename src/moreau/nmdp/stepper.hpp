@@ -50,6 +50,11 @@ class Stepper {
   const std::string& error() const { return error_; }
   const Tree& tree() const { return tree_; }
   const ContactModel& contacts() const { return contacts_; }
+  // The contact weights w and the velocity theta_dot+ that the last step's last accepted
+  // (sub-)step ended with, `directions` weights per contact of contacts(); the (sub-)step started
+  // at theta_minus(), qd_minus().
+  const VecX& weights() const { return weights_; }
+  const VecX& velocity() const { return velocity_; }
   double stiffness() const { return k_; }
   NmdpForm form() const { return settings_.form; }
 
@@ -68,14 +73,19 @@ class Stepper {
   // (G - C^T lambda, c(theta)) with the active loop rows.
   void residual(const VecX& theta, const VecX& w, VecX& G, MatX* J, bool zeroth_order);
   // dG/dw = -[J_x^T v_x^i] (one column per weight) at theta; zero rows for the loop rows.
-  void weight_jacobian(const VecX& theta, MatX& B);
+  void weight_jacobian(const VecX& theta, MatX& B) const;
   // Coordinates plus active loop rows: the size of z.
   int unknowns() const { return tree_.dofs() + active_rows_; }
   // The loop rows kept for this step (begin()).
   const std::vector<bool>& active_loop_rows() const { return active_; }
   // K(theta) (theta's first dofs() entries) = 1/2 theta_dot^T H theta_dot (position-based: integral
-  // rho |X(theta) - X(theta_-)|^2 / (2 h^2)), and its gradient when grad != nullptr.
+  // rho |X(theta) - X(theta_-)|^2 / (2 h^2)), and its gradient when grad != nullptr. With the
+  // dissipation objective (NmdpSettings::objective) plus 1/2 theta_dot^T S theta_dot, S the
+  // servos' diagonal (servo_diagonal()).
   double kinetic(const VecX& theta, VecX* grad);
+  // S = A - H of the sub-step: -h d tau_i / d qd_i along qd -> (q_- + h qd, qd) at qd = 0, the
+  // servos' and dampers' h Kd + h^2 Kp (h Kd alone for Tan's servo, whose position is fixed).
+  const VecX& servo_diagonal() const { return servo_diag_; }
   // The joint-space mass matrix at theta.
   void mass(const VecX& theta, MatX& H);
   // Projection (9)/(11): Newton on G(., w) = 0 from theta. False when |G| does not decrease,
@@ -92,6 +102,8 @@ class Stepper {
   bool simulate(bool zeroth_order, const VecX& theta_minus, const VecX& qd_minus, double h,
                 double t0, VecX& theta, VecX& qd);
   bool mdp(VecX& theta, VecX& qd);
+  // K(theta) alone (kinetic() without the servos' part), theta of dofs() entries.
+  double motion_energy(const VecX& theta, VecX* grad);
   // max(|G|_inf / tol, |c|_inf / tol_loop): <= 1 when z solves G = 0.
   double merit(const VecX& G) const;
   // c(theta) and C = dc/dtheta (all loop rows) at theta.
@@ -118,6 +130,8 @@ class Stepper {
   int active_rows_ = 0;
   VecX lambda_;  // the loop multipliers of the last accepted solve (warm start)
   VecX theta_m_, qd_m_;
+  VecX servo_diag_;          // servo_diagonal()
+  VecX weights_, velocity_;  // weights(), velocity()
   // Position-based form: per-body second moments, the targets of I_alpha and K (pbd.hpp) and
   // the kinematics at theta_- and theta_-- they come from.
   std::vector<Mat3> sigma_;

@@ -42,6 +42,9 @@ class Simulator {
   const ProjectionStats& projection_stats() const { return projector_.stats(); }
   // The last step's PGM statistics (mdp, nmdp, nmdp-zo; nullptr for the NCP integrators).
   const nmdp::StepStats* nmdp_stats() const { return nmdp_ ? &nmdp_->stats() : nullptr; }
+  // The stepper of mdp, nmdp, nmdp-zo after the last step (nullptr before the first one and for
+  // the NCP integrators): its contact model, weights and sub-step.
+  const nmdp::Stepper* nmdp_stepper() const { return nmdp_.get(); }
   // Whether the last step's answer came from the fast path (SimSettings::fast_path): the joint
   // rows eliminated, the answer checked on the full problem.
   bool fast_path_used() const { return fast_path_used_; }
