@@ -337,8 +337,8 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
     ASSERT_EQ(rows.size(), n.rfind("nmdp-zo", 0) == 0 ? 2u : 4u) << n;
     for (size_t i : rows) EXPECT_EQ(t.str(i, "servo"), sv) << n;
     for (const char* key :
-         {".consistency", ".jump_height_std_across_dt", ".walk_distance_std_across_dt",
-          ".mean_outer_iterations", ".alpha_cuts", ".capped_steps"})
+         {".consistency", ".consistency_common_dts", ".jump_height_std_across_dt",
+          ".walk_distance_std_across_dt", ".mean_outer_iterations", ".alpha_cuts", ".capped_steps"})
       EXPECT_TRUE(std::any_of(r.summary.begin(), r.summary.end(), [&](const auto& kv) {
         return kv.first == n + key;
       })) << n + key;
@@ -418,6 +418,8 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
   // The paper's contrast: forward-Euler mdp with the explicit servo fails at both steps (diverged
   // or fell), backward-Euler nmdp at neither.
   std::map<std::string, std::vector<double>> lists(r.summary_lists.begin(), r.summary_lists.end());
+  // The dts every row ran: nmdp-zo(-pbd) ran only 50 ms in the quick sweep.
+  EXPECT_EQ(lists["common_dts"], std::vector<double>{0.05});
   for (double dt : {0.02, 0.05}) {
     const auto has = [&](const std::string& key) {
       return std::find(lists[key].begin(), lists[key].end(), dt) != lists[key].end();

@@ -275,10 +275,20 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
   res.headlines.push_back(
       "consistency (Pan & Hauser 2021, Table I): every 10 ms the std across the sweep's dts of the "
       "torso's centre, averaged over the run; a run that stopped holds its last state");
+  // The dts every integrator ran (nmdp-zo's decide): Table I's statistic over the same set for
+  // every row is <name>.consistency_common_dts.
+  std::vector<double> common = dts;
+  for (const char* integrator : integrators)
+    std::erase_if(common, [&](double dt) {
+      return std::none_of(runs.begin(), runs.end(), [&](const StabilityRun& r) {
+        return r.integrator == integrator && r.dt == dt;
+      });
+    });
+  res.summary_lists.push_back({"common_dts", common});
   for (const char* integrator : integrators) {
     const std::string name = integrator;
     std::vector<double> diverged_dts, fell_dts, jump, walk;
-    std::map<std::string, std::vector<const StabilityRun*>> per_gait_runs;
+    std::map<std::string, std::vector<const StabilityRun*>> per_gait_runs, per_gait_common;
     double outer = 0.0, cuts = 0.0, capped = 0.0;
     int n_outer = 0;
     std::string servo = "-", objective = "-";
@@ -295,6 +305,8 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
       capped += r.capped;
       if (std::isfinite(r.outer_mean)) outer += r.outer_mean, ++n_outer;
       per_gait_runs[r.gait].push_back(&r);
+      if (std::find(common.begin(), common.end(), r.dt) != common.end())
+        per_gait_common[r.gait].push_back(&r);
       // The old statistics: over the dts at which the gait did not stop.
       if (r.diverged || r.fell) continue;
       if (r.gait == "jump") jump.push_back(r.jump_peak_mean);
@@ -305,6 +317,9 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
     for (const auto& [gait, rs] : per_gait_runs)
       if (const double c = consistency(rs, duration); std::isfinite(c)) per_gait.push_back(c);
     const double consistent = mean(per_gait);
+    std::vector<double> per_gait_c;
+    for (const auto& [gait, rs] : per_gait_common)
+      if (const double c = consistency(rs, duration); std::isfinite(c)) per_gait_c.push_back(c);
     std::sort(diverged_dts.begin(), diverged_dts.end());
     std::sort(fell_dts.begin(), fell_dts.end());
     res.summary_lists.push_back({name + ".diverged_dts", diverged_dts});
@@ -312,6 +327,7 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
     res.summary_text.push_back({name + ".servo", servo});
     res.summary_text.push_back({name + ".objective", objective});
     res.summary.push_back({name + ".consistency", consistent});
+    res.summary.push_back({name + ".consistency_common_dts", mean(per_gait_c)});
     res.summary.push_back({name + ".jump_height_std_across_dt", stdev(jump)});
     res.summary.push_back({name + ".walk_distance_std_across_dt", stdev(walk)});
     res.summary.push_back({name + ".mean_outer_iterations", n_outer ? outer / n_outer : NAN});
@@ -322,12 +338,14 @@ ExperimentResult nmdp_stability(const ExperimentOptions& o) {
       for (double x : v) d += (d.empty() ? "" : ", ") + number_text(1e3 * x);
       return d;
     };
-    char line[320];
+    char line[400];
     std::snprintf(line, sizeof line,
-                  "%-12s servo %-8s diverged at dt [ms]: {%s}, fell at {%s}; consistency %.3g m; "
-                  "mean outer iterations %.3g, alpha cuts %g, steps above tol %g",
+                  "%-12s servo %-8s diverged at dt [ms]: {%s}, fell at {%s}; consistency %.3g m "
+                  "(%.3g m over {%s} ms); mean outer iterations %.3g, alpha cuts %g, steps above "
+                  "tol %g",
                   integrator, servo.c_str(), list(diverged_dts).c_str(), list(fell_dts).c_str(),
-                  consistent, n_outer ? outer / n_outer : NAN, cuts, capped);
+                  consistent, mean(per_gait_c), list(common).c_str(),
+                  n_outer ? outer / n_outer : NAN, cuts, capped);
     res.headlines.push_back(line);
   }
   res.tables.push_back(std::move(t));
