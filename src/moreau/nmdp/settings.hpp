@@ -24,9 +24,10 @@ bool parse_nmdp_form(const std::string& name, NmdpForm* f);
 //   Implicit  tau = kp (q_ref - q) - kd q_dot: both terms at the step's new state.
 //   Tan       tau = kp (q_ref - (q_n + dt q_dot_n)) - kd q_dot: stable PD as Tan, Liu & Turk 2011
 //             publish it (the position predicted with the old velocity, the damping on the new
-//             velocity), the controller of Pan & Hauser 2021 (Sec. VI). Unstable for stiff
-//             gains: on one DoF it needs 3 dt^2 kp < 4 I + 2 dt kd (Jury's condition,
-//             docs/integrators.md).
+//             velocity); Pan & Hauser 2021 (Sec. VI) name this controller but evaluate it at the
+//             new state, as Implicit does ("consistent with the backward-Euler integrator").
+//             Unstable for stiff gains: on one DoF it needs 3 dt^2 kp < 4 I + 2 dt kd (Jury's
+//             condition, docs/integrators.md).
 enum class ServoForm : uint8_t { Implicit, Tan };
 // "implicit" / "tan"; parse returns false on an unknown name.
 const char* servo_form_name(ServoForm f);
