@@ -390,3 +390,30 @@ TEST(SimplexQp, AgreesWithCvxopt) {
 
 }  // namespace
 }  // namespace moreau::nmdp
+
+TEST(SimplexQp, AnIterationCapReportsNotConvergedWithAFeasibleIterate) {
+  // NMDP counts a QP stopped at its cap (StepStats::qp_capped, a step reported as not converged):
+  // the cap must be visible in the result, and the iterate it leaves must be feasible and no
+  // worse than where it started, so that a warm restart from it reaches the same optimum.
+  std::mt19937 rng(11);
+  const Instance p = random_instance(rng, {4, 4, 4, 4}, 20, 0.1);
+  SimplexQp qp;
+  VecX full = VecX::Zero(16);
+  const SimplexQpResult done = qp.solve(p.Q, p.c, p.groups, full);
+  ASSERT_TRUE(done.converged);
+  ASSERT_GT(done.iterations, 3);  // the cap below stops it early
+  SimplexQpSettings capped;
+  capped.max_iterations = 2;
+  VecX w = VecX::Zero(16);
+  const SimplexQpResult r = qp.solve(p.Q, p.c, p.groups, w, capped);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.iterations, 2);
+  EXPECT_GE(w.minCoeff(), 0.0);
+  for (int g = 0; g < 4; ++g) EXPECT_LE(w.segment(4 * g, 4).sum(), 1.0 + 1e-12);
+  EXPECT_LE(r.objective, 0.0);  // below the cold start's 0, above the optimum
+  EXPECT_GT(r.objective, done.objective + 1e-9);
+  const SimplexQpResult again = qp.solve(p.Q, p.c, p.groups, w);
+  ASSERT_TRUE(again.converged);
+  EXPECT_NEAR(again.objective, done.objective, 1e-12 * std::max(1.0, std::abs(done.objective)));
+  expect_kkt(p, w);
+}
