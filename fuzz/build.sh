@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets fuzz/bin/fuzz_{urdf,mjcf,scene,fclib,problem,stl,obj,png} (clang +
 # libFuzzer, ASan, UBSan). The loaders (src/moreau/io/*.cpp, the mesh loaders
-# src/moreau/collision/mesh_io.cpp and mesh_obj.cpp) and the entry points (fuzz/targets.cpp) are
-# compiled instrumented, with the defines and include paths of the Release build's
-# compile_commands.json; the rest of moreau is linked from that build (build/libmoreau_*.a, built
+# src/moreau/collision/mesh_io.cpp, mesh_obj.cpp and mesh_stl.cpp) and the entry points
+# (fuzz/targets.cpp) are compiled instrumented, with the defines and include paths of the Release
+# build's compile_commands.json; the rest of moreau is linked from that build (build/libmoreau_*.a, built
 # first with `cmake --build build --target moreau`). Run from the repository root:
 #   fuzz/build.sh && fuzz/run.sh 600
 # BUILD_DIR (default build) names the Release build. Exits 3 when no clang is found.
@@ -39,6 +39,7 @@ mapfile -t common < <(flags_of src/moreau/io/fclib_hdf5.cpp)
 [ ${#common[@]} -gt 0 ] || { echo "fuzz/build.sh: $BUILD_DIR/compile_commands.json lacks io" >&2; exit 1; }
 objs=()
 for src in src/moreau/io/*.cpp src/moreau/collision/mesh_io.cpp src/moreau/collision/mesh_obj.cpp \
+  src/moreau/collision/mesh_stl.cpp \
   fuzz/targets.cpp; do
   o="$obj/$(basename "${src%.cpp}").o"
   mapfile -t f < <(flags_of "$src")

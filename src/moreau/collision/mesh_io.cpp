@@ -1,5 +1,5 @@
-// Mesh files (OBJ by moreau's own reader, STL through assimp's C API), convex hulls through
-// qhull's reentrant C API (libqhull_r).
+// Mesh files (OBJ and STL by moreau's own readers, other formats through assimp's C API), convex
+// hulls through qhull's reentrant C API (libqhull_r).
 #include "moreau/collision/mesh_io.hpp"
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "moreau/collision/mesh_obj.hpp"
+#include "moreau/collision/mesh_stl.hpp"
 
 #ifdef MOREAU_HAVE_ASSIMP
 #include <assimp/cimport.h>
@@ -54,11 +55,12 @@ bool spans_3d(const std::vector<Vec3>& pts, double* scale) {
   return false;
 }
 
-bool has_obj_extension(const std::string& path) {
-  if (path.size() < 4) return false;
+// The file name's last 4 characters in lower case (".obj", ".stl").
+std::string extension_of(const std::string& path) {
+  if (path.size() < 4) return std::string();
   std::string ext = path.substr(path.size() - 4);
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext == ".obj";
+  return ext;
 }
 
 Result<std::shared_ptr<const MeshData>> checked(std::shared_ptr<MeshData> mesh,
@@ -76,11 +78,13 @@ Result<std::shared_ptr<const MeshData>> checked(std::shared_ptr<MeshData> mesh,
 Result<std::shared_ptr<const MeshData>> load_mesh(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return Error{path, 0, "mesh file", "a readable OBJ or STL file", "cannot open it"};
-  if (has_obj_extension(path)) {  // moreau's own reader (mesh_obj.hpp); STL through assimp
+  const std::string ext = extension_of(path);
+  if (ext == ".obj" || ext == ".stl") {  // moreau's own readers (mesh_obj.hpp, mesh_stl.hpp)
     std::ostringstream text;
     text << f.rdbuf();
-    if (f.bad()) return Error{path, 0, "mesh file", "a readable OBJ file", "a read error"};
-    Result<std::shared_ptr<MeshData>> mesh = parse_obj(text.str(), path);
+    if (f.bad()) return Error{path, 0, "mesh file", "a readable OBJ or STL file", "a read error"};
+    Result<std::shared_ptr<MeshData>> mesh =
+        ext == ".obj" ? parse_obj(text.str(), path) : parse_stl(text.str(), path);
     if (!mesh) return mesh.error();
     return checked(std::move(*mesh), path);
   }
