@@ -31,6 +31,8 @@ FastPath::FastPath(const SimSettings& settings)
   pile_rescue_settings_.max_iters = settings.fast_path_pile_rescue;
   polish_settings_.tol = kWarmPolishMargin * settings_.tol;
   polish_settings_.max_iters = kWarmPolishIters;
+  settle_settings_ = polish_settings_;
+  settle_settings_.tol = kWarmRetryMargin * settings_.tol;
   full_settings_.max_iters = settings.fast_path_full_newton;
 }
 
@@ -271,6 +273,18 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace&
       r.nl > JointSchur::kMaxReducedRows ? pile_settings_ : newton_settings_;
   if (use_newton && (newton(schur_warm_, newton_settings) ||
                      (cold_retry && newton(cold_start_, newton_settings)))) {
+    // A warm start that met tol as it was (no Newton step) is settled below kWarmRetryMargin tol:
+    // returned as it is, it is the next step's warm start again, between that margin and tol, so
+    // the next step skips the warm answer and reduces the problem for nothing, step after step
+    // (the G1 29 lying on 27 contacts: 122 us a step at 1.6e-9; docs/performance.md).
+    if (newton_sol_.iterations == 0 && newton_sol_.residual > kWarmRetryMargin * settings_.tol &&
+        (settle_warm_.lambda = newton_sol_.lambda,
+         moreau::solve("nsn", r, settle_settings_, settle_warm_, ws, newton_sol_)) &&
+        newton_sol_.status == SolveStatus::Converged) {
+      schur_sol_.lambda = newton_sol_.lambda;
+      newton_iters += newton_sol_.iterations;
+      newton_time += newton_sol_.iteration_time_s;
+    }
     schur_sol_.iterations = 0;
     schur_sol_.fallbacks = 0;
     schur_sol_.iteration_time_s = newton_time;

@@ -63,6 +63,8 @@ class FastPath {
   SolverSettings rescue_settings_;       // nsn's rescue (SimSettings::fast_path_rescue)
   SolverSettings long_settings_;         // the rescue's last try: the step's solver, 10x its budget
   SolverSettings polish_settings_;       // nsn's polish of a warm answer near tol (solve_island)
+  SolverSettings
+      settle_settings_;  // nsn settling a warm start that met tol as it was (solve_reduced)
   SolverSettings full_settings_;    // nsn on the whole Problem (SimSettings::fast_path_full_newton)
   int full_rows_ = 0;               // SimSettings::fast_path_full_newton_rows
   int newton_ = 0, cold_rows_ = 0;  // SimSettings::fast_path_newton, fast_path_cold_rows
@@ -78,6 +80,7 @@ class FastPath {
   Solution schur_sol_;              // its solution
   WarmStart cold_start_;            // empty: nsn's retry from zero
   WarmStart rescue_best_;           // the rescue's best nsn iterate
+  WarmStart settle_warm_;           // the settle's start (solve_reduced)
   WarmStart full_warm_;             // the islands' answer, nsn's start on the whole Problem
   Solution newton_sol_;
   GrowVec full_lambda_, full_v_, island_v_, trial_v_, scratch_;
