@@ -398,7 +398,8 @@ TEST(BenchExperiments, NmdpStabilityKeepsTheQuadrupedUpright) {
       EXPECT_GE(t.num(i, "outer_mean"), 1.0);
       EXPECT_TRUE(std::string(integrator) != "mdp-implicit" || t.num(i, "outer_mean") == 1.0);
     }
-  // With the dissipation objective the stance feet hold (NmdpCoulomb) and the trunk walks: over
+  // With the dissipation objective mdp's stance feet hold (NmdpCoulomb; nmdp's to first order in
+  // h) and the trunk walks: over
   // 0.5 s the gait commands 0.2 m (0.4 m/s, scenes/gait.hpp); measured 0.12-0.17 m, against
   // 0.001-0.011 m for the same integrator with eq. 6's objective.
   for (const char* integrator : {"mdp-implicit", "nmdp"})

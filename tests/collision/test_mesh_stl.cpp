@@ -98,13 +98,25 @@ TEST(MeshStl, BinaryAndAsciiReadTheSameJoinedCube) {
   EXPECT_EQ((*m)->triangles.size(), 12u);
 }
 
+TEST(MeshStl, TheSolidsNameIsNotAKeyword) {
+  std::string text = ascii_stl(cube_triangles());
+  text.replace(0, std::string("solid cube").size(), "solid vertex facet");
+  text.replace(text.rfind("endsolid cube"), std::string("endsolid cube").size(), "endsolid facet");
+  auto m = parse_stl(text, "named.stl");
+  ASSERT_TRUE(m) << m.error().message();
+  EXPECT_EQ((*m)->triangles.size(), 12u);
+}
+
 TEST(MeshStl, SliversWithCoincidentCornersAreDropped) {
   std::vector<Tri> t = cube_triangles();
-  t.push_back({Vec3(0, 0, 0), Vec3(0, 0, 0), Vec3(1, 1, 1)});  // two corners at one point
+  // Two corners at one point; the third, far from the cube, is on no other triangle and must not
+  // be left behind as a vertex (a point contact where there is no surface).
+  t.push_back({Vec3(0, 0, 0), Vec3(0, 0, 0), Vec3(5, 5, 5)});
   auto m = parse_stl(binary_stl(t), "sliver.stl");
   ASSERT_TRUE(m) << m.error().message();
   EXPECT_EQ((*m)->triangles.size(), 12u);
   EXPECT_EQ((*m)->vertices.size(), 8u);
+  for (const Vec3& v : (*m)->vertices) EXPECT_LE(v.maxCoeff(), 1.0);
   auto only = parse_stl(binary_stl({{Vec3(0, 0, 0), Vec3(0, 0, 0), Vec3(1, 1, 1)}}), "s.stl");
   ASSERT_FALSE(only);
   EXPECT_NE(only.error().message().find("at least one triangle"), std::string::npos);
@@ -130,7 +142,9 @@ TEST(MeshStl, BadInputNamesWhatIsWrong) {
       {nan_corner, "STL triangle 4"},
       {four, "a fourth vertex"},
       {bad_number, "'x'"},
-      {"solid empty\nendsolid empty\n", "at least one triangle"},
+      {"solid empty\nendsolid empty\n", "no 'facet'"},
+      // A binary file whose header starts with "solid" and whose size is wrong.
+      {binary_stl(cube_triangles()) + "x", "header counting 12, no 'facet'"},
       {"solid s\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\n", "'endfacet' before the end"},
   };
   for (const Case& c : cases) {

@@ -388,9 +388,6 @@ TEST(SimplexQp, AgreesWithCvxopt) {
   std::filesystem::remove(out_path);
 }
 
-}  // namespace
-}  // namespace moreau::nmdp
-
 TEST(SimplexQp, AnIterationCapReportsNotConvergedWithAFeasibleIterate) {
   // NMDP counts a QP stopped at its cap (StepStats::qp_capped, a step reported as not converged):
   // the cap must be visible in the result, and the iterate it leaves must be feasible and no
@@ -410,10 +407,14 @@ TEST(SimplexQp, AnIterationCapReportsNotConvergedWithAFeasibleIterate) {
   EXPECT_EQ(r.iterations, 2);
   EXPECT_GE(w.minCoeff(), 0.0);
   for (int g = 0; g < 4; ++g) EXPECT_LE(w.segment(4 * g, 4).sum(), 1.0 + 1e-12);
-  EXPECT_LE(r.objective, 0.0);  // below the cold start's 0, above the optimum
-  EXPECT_GT(r.objective, done.objective + 1e-9);
+  EXPECT_NEAR(r.objective, objective(p, w), 1e-12);  // the objective of the iterate it leaves
+  EXPECT_LE(objective(p, w), 0.0);                   // below the cold start's 0, above the optimum
+  EXPECT_GT(objective(p, w), done.objective + 1e-9);
   const SimplexQpResult again = qp.solve(p.Q, p.c, p.groups, w);
   ASSERT_TRUE(again.converged);
   EXPECT_NEAR(again.objective, done.objective, 1e-12 * std::max(1.0, std::abs(done.objective)));
   expect_kkt(p, w);
 }
+
+}  // namespace
+}  // namespace moreau::nmdp

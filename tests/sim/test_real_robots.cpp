@@ -90,10 +90,12 @@ namespace {
 // skipped the warm answer at every later step (the G1 29: none of the last 1000); the fast path
 // settles it below the margin.
 TEST(RealRobots, AtRestTheWarmStartAnswersStepAfterStep) {
+  int ran = 0;
   for (const auto& [file, steps] :
        {std::pair{"h1/scene.xml", 2500}, {"g1/scene_29dof.xml", 5000}}) {
     const std::string f = robot(file);
-    if (!std::filesystem::exists(f)) GTEST_SKIP() << f << " absent";
+    if (!std::filesystem::exists(f)) continue;
+    ++ran;
     SCOPED_TRACE(f);
     Result<Scene> sc = load_model_file(f, {});
     ASSERT_TRUE(sc.ok()) << sc.error().message();
@@ -114,6 +116,7 @@ TEST(RealRobots, AtRestTheWarmStartAnswersStepAfterStep) {
     EXPECT_GE(warm, 900);
     EXPECT_LE(switches, 50);
   }
+  if (ran == 0) GTEST_SKIP() << "the robot files are absent";
 }
 
 }  // namespace

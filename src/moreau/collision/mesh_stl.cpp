@@ -50,6 +50,8 @@ std::shared_ptr<MeshData> join_corners(const std::vector<Vec3>& corners,
   auto mesh = std::make_shared<MeshData>();
   mesh->source = source;
   for (size_t t = 0; t + 2 < n; t += 3) {
+    const uint32_t g0 = group[t], g1 = group[t + 1], g2 = group[t + 2];
+    if (g0 == g1 || g1 == g2 || g0 == g2) continue;  // a sliver: its corners stay unused
     std::array<int, 3> tri{};
     for (int k = 0; k < 3; ++k) {
       int& v = vertex[group[t + k]];
@@ -59,7 +61,7 @@ std::shared_ptr<MeshData> join_corners(const std::vector<Vec3>& corners,
       }
       tri[k] = v;
     }
-    if (tri[0] != tri[1] && tri[1] != tri[2] && tri[0] != tri[2]) mesh->triangles.push_back(tri);
+    mesh->triangles.push_back(tri);
   }
   return mesh;
 }
@@ -121,11 +123,15 @@ Result<std::shared_ptr<MeshData>> parse_ascii(std::string_view text, const std::
                      "3 vertices per facet", std::to_string(std::max(in_facet, 0))};
       in_facet = -1;
     }
-    // solid NAME, normal nx ny nz, outer loop, endloop, endsolid NAME: no geometry.
+    // normal nx ny nz, outer loop, endloop: no geometry. `solid` and `endsolid` name the solid
+    // on the rest of their line (a name may be any word, "vertex" included).
+    if (tok == "solid" || tok == "endsolid")
+      while (pos < text.size() && text[pos] != '\n') ++pos;
   }
   if (in_facet >= 0)
     return Error{source, line, facet + std::to_string(corners.size() / 3 + 1),
                  "'endfacet' before the end of the file", "the end"};
+  if (corners.empty()) return std::shared_ptr<MeshData>();  // no facet: parse_stl says what
   return join_corners(corners, source);
 }
 
@@ -146,6 +152,13 @@ Result<std::shared_ptr<MeshData>> parse_stl(std::string_view bytes, const std::s
                    std::to_string(bytes.size()) + " bytes" +
                        (bytes.size() >= 84 ? ", header counting " + std::to_string(count) : "")};
     mesh = parse_ascii(bytes, source);
+    if (mesh && *mesh == nullptr)  // "solid" but no facet: a binary file of the wrong size, often
+      return Error{source, 0, "STL file",
+                   "binary (84 + 50 n bytes for the n triangles its header counts) or ASCII "
+                   "facets",
+                   std::to_string(bytes.size()) + " bytes" +
+                       (bytes.size() >= 84 ? ", header counting " + std::to_string(count) : "") +
+                       ", no 'facet'"};
   }
   if (!mesh) return mesh.error();
   if ((*mesh)->triangles.empty())

@@ -37,11 +37,12 @@ bool parse_servo_form(const std::string& name, ServoForm* f);
 //   Kinetic      K = 1/2 qd+^T H qd+, the kinetic energy after the step (eq. 6, the paper's).
 //   Dissipation  1/2 qd+^T A qd+ with A = H + h Kd + h^2 Kp, the servos' linearized stiffness
 //                Kp = -d tau/d q and damping Kd = -d tau/d qd added to H. qd+ moves with the
-//                weights through A^-1 B, so this objective's gradient in w is h B^T qd+: the
-//                contact points' velocities after the step, and its optimum is maximal
-//                dissipation at the new velocity (Coulomb: a point sticks where the cone
-//                allows). K's gradient, h B^T A^-1 H qd+, is not: with servos a stance foot
-//                slides (docs/integrators.md). Without servos or damping A = H: both agree.
+//                weights through -h A^-1 B (B = dG/dw, Stepper::weight_jacobian), so this
+//                objective's gradient in w is -h B^T qd+: the contact points' velocities after
+//                the step along the vertex directions, and its optimum is maximal dissipation at
+//                the new velocity (Coulomb: a point sticks where the cone allows). K's gradient,
+//                -h B^T A^-1 H qd+, is not: with servos a stance foot slides
+//                (docs/integrators.md). Without servos or damping A = H: both agree.
 enum class NmdpObjective : uint8_t { Kinetic, Dissipation };
 // "kinetic" / "dissipation"; parse returns false on an unknown name.
 const char* nmdp_objective_name(NmdpObjective o);
