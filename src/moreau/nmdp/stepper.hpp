@@ -33,7 +33,9 @@ struct StepStats {
   int capped = 0;         // sub-steps that hit max_outer (accepted: G = 0 and K decreased)
   int qp_capped = 0;      // QP solves that ended at their iteration cap, KKT not met
   double min_step = 0.0;  // smallest alpha dt used [s]
-  std::vector<double> K;  // K(theta^k) of the accepted iterates of the last PGM solve
+  // The objective (K, or K plus the servos' part: nmdp.objective) at the accepted iterates of
+  // the last PGM solve.
+  std::vector<double> K;
 };
 
 class Stepper {
