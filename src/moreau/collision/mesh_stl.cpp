@@ -82,10 +82,10 @@ Result<std::shared_ptr<MeshData>> parse_binary(std::string_view bytes, size_t co
   return join_corners(corners, source);
 }
 
-Result<std::shared_ptr<MeshData>> parse_ascii(std::string_view text, const std::string& source) {
+// The corners of an ASCII solid, 3 per facet (none: no facet).
+Result<std::vector<Vec3>> parse_ascii(std::string_view text, const std::string& source) {
   std::vector<Vec3> corners;
-  int line = 1, in_facet = 0;  // in_facet: the facet's vertices so far, -1 outside a facet
-  in_facet = -1;
+  int line = 1, in_facet = -1;  // in_facet: the facet's vertices so far, -1 outside a facet
   size_t pos = 0;
   auto next = [&]() {
     while (pos < text.size() && is_blank(text[pos])) line += text[pos++] == '\n';
@@ -131,34 +131,38 @@ Result<std::shared_ptr<MeshData>> parse_ascii(std::string_view text, const std::
   if (in_facet >= 0)
     return Error{source, line, facet + std::to_string(corners.size() / 3 + 1),
                  "'endfacet' before the end of the file", "the end"};
-  if (corners.empty()) return std::shared_ptr<MeshData>();  // no facet: parse_stl says what
-  return join_corners(corners, source);
+  return corners;
+}
+
+// Bytes that are neither a binary STL of the size its header counts nor an ASCII solid.
+Error neither_binary_nor_ascii(std::string_view bytes, size_t count, const std::string& source,
+                               const char* ascii, const std::string& got) {
+  return Error{source, 0, "STL file",
+               std::string("binary (84 + 50 n bytes for the n triangles its header counts) or "
+                           "ASCII (") +
+                   ascii + ")",
+               std::to_string(bytes.size()) + " bytes" +
+                   (bytes.size() >= 84 ? ", header counting " + std::to_string(count) : "") + got};
 }
 
 }  // namespace
 
 Result<std::shared_ptr<MeshData>> parse_stl(std::string_view bytes, const std::string& source) {
-  Result<std::shared_ptr<MeshData>> mesh = std::shared_ptr<MeshData>();
   const size_t count = bytes.size() >= 84 ? read_u32(bytes.data() + 80) : 0;
+  Result<std::shared_ptr<MeshData>> mesh = std::shared_ptr<MeshData>();
   if (bytes.size() >= 84 && (bytes.size() - 84) % 50 == 0 && (bytes.size() - 84) / 50 == count) {
     mesh = parse_binary(bytes, count, source);
   } else {
     size_t at = 0;
     while (at < bytes.size() && is_blank(bytes[at])) ++at;
     if (bytes.substr(at, 5) != "solid")
-      return Error{source, 0, "STL file",
-                   "binary (84 + 50 n bytes for the n triangles its header counts) or ASCII "
-                   "(starting 'solid')",
-                   std::to_string(bytes.size()) + " bytes" +
-                       (bytes.size() >= 84 ? ", header counting " + std::to_string(count) : "")};
-    mesh = parse_ascii(bytes, source);
-    if (mesh && *mesh == nullptr)  // "solid" but no facet: a binary file of the wrong size, often
-      return Error{source, 0, "STL file",
-                   "binary (84 + 50 n bytes for the n triangles its header counts) or ASCII "
-                   "facets",
-                   std::to_string(bytes.size()) + " bytes" +
-                       (bytes.size() >= 84 ? ", header counting " + std::to_string(count) : "") +
-                       ", no 'facet'"};
+      return neither_binary_nor_ascii(bytes, count, source, "starting 'solid'", "");
+    Result<std::vector<Vec3>> corners = parse_ascii(bytes, source);
+    if (!corners) return corners.error();
+    // "solid" but no facet: often a binary file of the wrong size whose header says "solid".
+    if (corners->empty())
+      return neither_binary_nor_ascii(bytes, count, source, "facets", ", no 'facet'");
+    mesh = join_corners(*corners, source);
   }
   if (!mesh) return mesh.error();
   if ((*mesh)->triangles.empty())
