@@ -527,9 +527,8 @@ void ProblemBuilder::build_delassus(const DynamicsSettings& st) {
   if (p_.has_dense) p_.D.to_dense(p_.D_dense);
 }
 
-const Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>& contacts,
-                                     double dt, const DynamicsSettings& st,
-                                     const std::vector<JointAxes>* axes) {
+Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>& contacts, double dt,
+                               const DynamicsSettings& st, const std::vector<JointAxes>* axes) {
   const Model& m = *model_;
   p_.dt = dt;
   if (axes != nullptr && static_cast<int>(axes->size()) == m.num_joints()) {

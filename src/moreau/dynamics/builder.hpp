@@ -14,12 +14,12 @@ class ProblemBuilder {
  public:
   explicit ProblemBuilder(const Model& model);
   // Builds the Problem at state s (time s.t, used by scripted actuators). The reference stays
-  // valid until the next build. Allocates only when the problem grows. `axes`: every joint's
+  // valid until the next build; the caller may adjust its free velocity (JointSchur::unwedge).
+  // Allocates only when the problem grows. `axes`: every joint's
   // joint_axes at s when the caller has them (PositionProjector::axes_at), read in place (it must
   // stay unchanged until build returns), else evaluated here.
-  const Problem& build(const State& s, const std::vector<Contact>& contacts, double dt,
-                       const DynamicsSettings& settings,
-                       const std::vector<JointAxes>* axes = nullptr);
+  Problem& build(const State& s, const std::vector<Contact>& contacts, double dt,
+                 const DynamicsSettings& settings, const std::vector<JointAxes>* axes = nullptr);
   // The last build's D_jj, factored with its redundant rows dropped, where the model has loops
   // (make_redundant_rows_consistent needs it); nullptr otherwise. Valid until the next build.
   const JointDelassus* joint_factor() const { return joint_factor_ ? &redundant_ : nullptr; }

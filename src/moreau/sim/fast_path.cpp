@@ -16,6 +16,7 @@ FastPath::FastPath(const SimSettings& settings)
       pile_settings_(settings.solver_settings),
       rescue_settings_(settings.solver_settings),
       long_settings_(settings.solver_settings),
+      wedge_settings_(settings.solver_settings),
       polish_settings_(settings.solver_settings),
       full_settings_(settings.solver_settings),
       full_rows_(settings.fast_path_full_newton > 0 ? settings.fast_path_full_newton_rows : 0),
@@ -34,6 +35,7 @@ FastPath::FastPath(const SimSettings& settings)
   settle_settings_ = polish_settings_;
   settle_settings_.tol = kWarmRetryMargin * settings_.tol;
   full_settings_.max_iters = settings.fast_path_full_newton;
+  wedge_settings_.max_iters = kWedgeSweeps;
 }
 
 bool FastPath::takes(const std::string& solver, const SolverSettings& st) {
@@ -47,7 +49,7 @@ bool FastPath::takes(const std::string& solver, const SolverSettings& st) {
 // (eq. 163) of the expanded impulse is the reduced ones' on the limit and contact rows and the
 // joint rows' equation residual after one refinement step. A solve stopped at its iteration cap is
 // kept with that status, as the full solve's would be.
-bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol,
+bool FastPath::solve(Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol,
                      const JointDelassus* joint_factor) {
   if (!takes_ || p.R.size() != 0 || p.nl == 0) return false;
   const auto t0 = std::chrono::steady_clock::now();
@@ -71,7 +73,10 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
         island_warm_.lambda.resize(0);
       else
         islands_.gather(p, k, warm.lambda, island_warm_.lambda);
-      if (!solve_island(island_, nullptr, island_warm_, ws, island_lambda_, stats)) return false;
+      const int wedged = stats.wedged;
+      const bool solved = solve_island(island_, nullptr, island_warm_, ws, island_lambda_, stats);
+      if (stats.wedged > wedged) islands_.scatter(p, k, island_.v_f, p.v_f);  // unwedged
+      if (!solved) return false;
       islands_.scatter(p, k, island_lambda_, full_lambda_);
     }
   }
@@ -93,11 +98,14 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
   // fast_path_full_newton_rows rows: nsn on all of it (SimSettings::fast_path_full_newton), from
   // this answer, then from zero (a start in the wrong stick-slip pattern traps it where zero does
   // not: on the walker's step at 4.79 s, 100 iterations from the answer end at 9.5e-8, 61 from zero
-  // converge). Its answer replaces this one only where it meets tol on the full natural map.
+  // converge), then from the step's warm start (the G1 23 tangled, a hip wedged: 13 iterations
+  // from it, where the others stop at 4.7e-8). Its answer replaces this one only where it meets
+  // tol on the full natural map.
   if (!converged && stats.status != SolveStatus::Converged && p.nl <= full_rows_ &&
       p.rows_of(RowKind::Joint) > 0) {
     full_warm_.lambda = full_lambda_;
-    for (const WarmStart* start : {&full_warm_, &cold_start_}) {
+    for (const WarmStart* start : {&full_warm_, &cold_start_, &warm}) {
+      if (start == &warm && warm.lambda.size() != p.nl) continue;  // none: the cold start was
       if (!moreau::solve("nsn", p, full_settings_, *start, ws, newton_sol_)) break;
       stats.iterations += newton_sol_.iterations;
       stats.iteration_time_s += newton_sol_.iteration_time_s;
@@ -132,15 +140,15 @@ bool FastPath::solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Sol
   sol.trace.clear();
   islands_used_ = ni;
   warm_answers_used_ = stats.warm_answers;
+  wedged_used_ = stats.wedged;
   return true;
 }
 
 // One island q (or the whole Problem): its joint rows eliminated where the elimination applies,
 // else q solved as it is; the answer into lambda (q.nl entries), the solvers' counts into stats.
 // False when a solver fails or diverges (the caller then solves the full problem).
-bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
-                            const WarmStart& warm, SolverWorkspace& ws, GrowVec& lambda,
-                            IslandStats& stats) {
+bool FastPath::solve_island(Problem& q, const JointDelassus* joint_factor, const WarmStart& warm,
+                            SolverWorkspace& ws, GrowVec& lambda, IslandStats& stats) {
   const bool eliminate = schur_.factor(q, joint_factor);  // false without joint rows
   // A warm answer well inside tol is taken as it is. One nearer tol is polished by nsn to
   // kWarmPolishMargin tol first: taken as it is, it leaves a residual velocity that the next
@@ -155,7 +163,12 @@ bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
     }
     polish = true;
   }
-  if (eliminate) schur_.reduce_factored(q);
+  int wedged = 0;
+  if (eliminate) {
+    schur_.reduce_factored(q);
+    wedged = schur_.unwedge(q);
+    stats.wedged += wedged;
+  }
   const Problem& r = eliminate ? schur_.reduced() : q;
   // An answer of r into the island's lambda, its joint impulses from the elimination.
   auto answer = [&](const GrowVec& lambda_r) {
@@ -186,7 +199,7 @@ bool FastPath::solve_island(const Problem& q, const JointDelassus* joint_factor,
     schur_sol_.iterations = 0;
     schur_sol_.fallbacks = 0;
     schur_sol_.iteration_time_s = 0.0;
-  } else if (!solve_reduced(r, eliminate, ws, newton_iters)) {
+  } else if (!solve_reduced(r, eliminate, wedged > 0, ws, newton_iters)) {
     return false;
   }
   answer(schur_sol_.lambda);
@@ -243,7 +256,7 @@ bool FastPath::newton_solves(const Problem& r) {
 // where that stops at its iteration cap, nsn polishes its answer, and the rescue tries longer
 // runs; a step that still misses tol keeps the lowest natural map reached. False when the step's
 // solver fails or diverges (the caller then solves the full problem).
-bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace& ws,
+bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, SolverWorkspace& ws,
                              int& newton_iters) {
   const bool use_newton = newton_ > 0 && newton_solves(r);
   double newton_time = 0.0;
@@ -290,6 +303,12 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, SolverWorkspace&
     schur_sol_.iterations = 0;
     schur_sol_.fallbacks = 0;
     schur_sol_.iteration_time_s = newton_time;
+    return true;
+  }
+  // A wedged contact: nbgs-exact from nsn's best iterate first (kWedgeSweeps).
+  if (wedged && moreau::solve("nbgs-exact", r, wedge_settings_, schur_warm_, ws, schur_sol_) &&
+      schur_sol_.status == SolveStatus::Converged) {
+    schur_sol_.iteration_time_s += newton_time;
     return true;
   }
   if (!moreau::solve(solver_, r, settings_, schur_warm_, ws, schur_sol_)) return false;

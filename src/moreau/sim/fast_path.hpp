@@ -32,25 +32,31 @@ class FastPath {
   // the full natural map misses tol: a joint block too ill-conditioned for the elimination, and
   // then warm becomes the expanded impulse, from which the full solve starts).
   // `joint_factor`: p's D_jj factored by its builder (ProblemBuilder::joint_factor), or nullptr.
-  bool solve(const Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol,
+  // p's free velocity loses the components the joints wedge (JointSchur::unwedge) on the islands
+  // the elimination reduces, before it is solved and judged.
+  bool solve(Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol,
              const JointDelassus* joint_factor = nullptr);
 
   // Of the last step the fast path answered: the islands it solved apart, and those answered by
   // their warm start with no solver iteration.
   int islands() const { return islands_used_; }
   int warm_answers() const { return warm_answers_used_; }
+  // Its contacts wedged by the joints, whose free velocity unwedge() corrected.
+  int wedged() const { return wedged_used_; }
 
  private:
   struct IslandStats {  // the solvers over all islands
     int iterations = 0, fallbacks = 0;
     int warm_answers = 0;      // islands whose warm start was their answer (warm_answers())
+    int wedged = 0;            // contacts JointSchur::unwedge corrected
     double warm_natmap = 0.0;  // the last such island's natural map
     double iteration_time_s = 0.0;
     SolveStatus status = SolveStatus::Converged;  // the last island's that did not converge
   };
-  bool solve_island(const Problem& q, const JointDelassus* joint_factor, const WarmStart& warm,
+  bool solve_island(Problem& q, const JointDelassus* joint_factor, const WarmStart& warm,
                     SolverWorkspace& ws, GrowVec& lambda, IslandStats& stats);
-  bool solve_reduced(const Problem& r, bool eliminated, SolverWorkspace& ws, int& newton_iters);
+  bool solve_reduced(const Problem& r, bool eliminated, bool wedged, SolverWorkspace& ws,
+                     int& newton_iters);
   static bool newton_solves(const Problem& r);  // nsn takes r (dense, or sparse)
   bool warm_answers(const Problem& q, const WarmStart& warm, bool eliminated, GrowVec& lambda,
                     double& natmap);
@@ -62,6 +68,7 @@ class FastPath {
   SolverSettings pile_rescue_settings_;  // its rescue (SimSettings::fast_path_pile_rescue)
   SolverSettings rescue_settings_;       // nsn's rescue (SimSettings::fast_path_rescue)
   SolverSettings long_settings_;         // the rescue's last try: the step's solver, 10x its budget
+  SolverSettings wedge_settings_;        // nbgs-exact on an island with a wedged contact
   SolverSettings polish_settings_;       // nsn's polish of a warm answer near tol (solve_island)
   SolverSettings
       settle_settings_;  // nsn settling a warm start that met tol as it was (solve_reduced)
@@ -85,13 +92,18 @@ class FastPath {
   Solution newton_sol_;
   GrowVec full_lambda_, full_v_, island_v_, trial_v_, scratch_;
   bool try_warm_ = false;  // this step's warm_answers() may answer
-  int islands_used_ = 0, warm_answers_used_ = 0;
+  int islands_used_ = 0, warm_answers_used_ = 0, wedged_used_ = 0;
   // Of the last step whose islands' warm starts were tested: one of them missed tol. Whether
   // this step tested one yet.
   bool warm_missed_ = false, warm_tested_ = false;
   static constexpr double kWarmAnswerMargin = 1e-1;
   static constexpr double kWarmRetryMargin = 1e-3;
   static constexpr int kWarmPolishIters = 3;
+  // nbgs-exact's budget on a reduced NCP with a wedged contact, where nsn stopped above tol: its
+  // impulses along the wedge are free (D_S singular there), which leaves Newton's system singular
+  // where Gauss-Seidel's local solves are not (the G1 23's hips: 243-874 sweeps, where nsn stalls
+  // at 3e-8 to 9e-8 and ADMM at 4e-4; docs/performance.md, "Wedged contacts").
+  static constexpr int kWedgeSweeps = 2000;
   // The polish's target, below kWarmAnswerMargin tol: polished only to that margin, the next step's
   // warm start landed between it and tol again, one step in two (the G1 29 at rest: warm answers
   // on 52% of its steps, 126 and 313 us alternating; 94% with this target).

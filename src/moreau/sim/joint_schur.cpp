@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <limits>
+
+#include <Eigen/Eigenvalues>
 
 namespace moreau {
 
@@ -206,6 +209,37 @@ void JointSchur::expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lamb
     chol.solve(yj_.data(), rj_.data());
     lambda.head(nj_) -= yj_;
   }
+}
+
+int JointSchur::unwedge(Problem& p) {
+  int wedged = 0;
+  for (int c = 0; c < static_cast<int>(red_.blocks.size()); ++c) {
+    const ConstraintBlock& b = red_.blocks[c];
+    if (b.cone != ConeKind::Coulomb || !(b.mu > 0.0)) continue;
+    const Mat3 S = red_.D_dense.block<3, 3>(coff_[c], coff_[c]);
+    const double floor = kWedgeEigen * p.D.diagonal(kj_ + c).trace();
+    Eigen::SelfAdjointEigenSolver<Mat3> eig;
+    eig.computeDirect(S, Eigen::EigenvaluesOnly);  // the screen: most blocks are regular
+    if (!(eig.eigenvalues()(0) <= floor)) continue;
+    eig.compute(S);  // the singular directions to working precision
+    const Vec3 lam = eig.eigenvalues();
+    const Mat3& V = eig.eigenvectors();  // columns, eigenvalues ascending; rows [t, o, n]
+    const int k = (lam(0) <= floor) + (lam(1) <= floor) + (lam(2) <= floor);
+    bool wedge = true;
+    if (k == 1) {  // z inside K_mu or -K_mu: |z_t| < mu |z_n|
+      wedge = std::hypot(V(0, 0), V(1, 0)) < b.mu * std::abs(V(2, 0));
+    } else if (k == 2) {  // the plane normal to m meets int K_mu unless m lies in int K*_mu
+      wedge = b.mu * std::hypot(V(0, 2), V(1, 2)) > std::abs(V(2, 2));
+    }
+    if (!wedge) continue;
+    const int ro = coff_[c], po = p.blocks[kj_ + c].offset;
+    Vec3 shift = Vec3::Zero();
+    for (int i = 0; i < k; ++i) shift -= V.col(i) * V.col(i).dot(red_.v_f.segment<3>(ro));
+    red_.v_f.segment<3>(ro) += shift;
+    p.v_f.segment<3>(po) += shift;
+    ++wedged;
+  }
+  return wedged;
 }
 
 }  // namespace moreau

@@ -60,7 +60,7 @@ void Simulator::remember_solution(const Problem& p) {
   prev_lambda_ = solution_.lambda;
 }
 
-bool Simulator::solve_step(const Problem& p) {
+bool Simulator::solve_step(Problem& p) {
   fast_path_used_ = false;
   if (settings_.fast_path &&
       fast_path_.solve(p, warm_, solver_ws_, solution_, builder_.joint_factor())) {
@@ -84,7 +84,7 @@ bool Simulator::step(State& s) {
   }
   const State& at = midpoint ? mid_ : s;
   contacts_ = &collision_.detect(at, settings_.collision);
-  const Problem& p = builder_.build(at, *contacts_, dt, settings_.dynamics, projector_.axes_at(at));
+  Problem& p = builder_.build(at, *contacts_, dt, settings_.dynamics, projector_.axes_at(at));
   if (!p.v_f.allFinite()) {
     error_ = "non-finite free velocity at t = " + std::to_string(s.t) +
              " s (state or forces contain NaN/Inf)";

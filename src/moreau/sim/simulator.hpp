@@ -53,6 +53,9 @@ class Simulator {
   // Islands of the last fast step answered by their warm start, with no solver iteration
   // (docs/performance.md, "A warm start that answers the step").
   int fast_path_warm_answers() const { return fast_path_used_ ? fast_path_.warm_answers() : 0; }
+  // Contacts of the last step wedged by the joints, whose free velocity the fast path corrected
+  // (JointSchur::unwedge; docs/performance.md, "Wedged contacts").
+  int fast_path_wedged() const { return fast_path_.wedged(); }
 
  private:
   // The stages of step(), in order.
@@ -61,7 +64,7 @@ class Simulator {
   void make_warm_start(const Problem& p);
   // Solves the step's Problem into solution_, by the fast path when it applies and its answer
   // passes the full problem's natural map; false on an unknown solver.
-  bool solve_step(const Problem& p);
+  bool solve_step(Problem& p);
   void remember_solution(const Problem& p);
   void integrate(State& s, const Problem& p);  // u+ from the impulse, positions by the integrator
 

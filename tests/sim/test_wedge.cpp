@@ -1,0 +1,129 @@
+// Wedged contacts (JointSchur::unwedge; docs/performance.md, "Wedged contacts"): a rod hinged to
+// the world about y, hanging straight down into the floor. The contact at its tip moves along x
+// only, whatever the impulses: its normal and y velocities are fixed, so the floor's Baumgarte
+// bias, which asks the tip to rise out of the 5 mm penetration, asks for what no impulse gives, and
+// the NCP has no solution.
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <string>
+
+#include "moreau/io/urdf_mjcf.hpp"
+#include "moreau/sim/joint_schur.hpp"
+#include "moreau/sim/simulator.hpp"
+
+using namespace moreau;
+
+namespace {
+
+// The rod (capsule, radius 2 cm) from its hinge at height 0.5 m, `tilt` rad about y from straight
+// down, its tip 5 mm into the floor.
+Scene hinged_rod(double tilt) {
+  const double len = (0.5 + 0.005 - 0.02) / std::cos(tilt);
+  const std::string mjcf =
+      "<mujoco><worldbody><geom name=\"floor\" type=\"plane\" size=\"0 0 1\"/>"
+      "<body name=\"rod\" pos=\"0 0 0.5\"><joint name=\"hinge\" type=\"hinge\" axis=\"0 1 0\"/>"
+      "<geom type=\"capsule\" size=\"0.02\" mass=\"1\" fromto=\"0 0 0 " +
+      std::to_string(len * std::sin(tilt)) + " 0 " + std::to_string(-len * std::cos(tilt)) +
+      "\"/></body></worldbody></mujoco>";
+  Result<ImportedModel> r = import_mjcf_string(mjcf, "rod.xml", ".");
+  EXPECT_TRUE(r.ok()) << r.error().message();
+  return r->scene;
+}
+
+}  // namespace
+
+TEST(Wedge, TheJointsBlockTheTipsNormalSoItsBiasIsRemoved) {
+  const Scene sc = hinged_rod(0.0);
+  SimSettings st = sc.settings;
+  st.fast_path = false;  // build the Problem only: its reduction is checked below
+  Simulator sim(sc.model, st);
+  State s = sc.initial;
+  ASSERT_TRUE(sim.step(s)) << sim.error();
+  Problem p = sim.problem();
+  ASSERT_EQ(p.count(RowKind::Contact), 1);
+  const ConstraintBlock& c = p.blocks.back();
+  ASSERT_LT(p.f[c.offset + 2], -0.004);  // the gap: 5 mm deep
+  const Vec3 before = p.v_f.segment<3>(c.offset);
+
+  JointSchur schur;
+  ASSERT_TRUE(schur.reduce(p));
+  const Problem& r = schur.reduced();
+  ASSERT_EQ(r.nl, 3);
+  const Vec3 vs_before = r.v_f.head<3>();
+  // D_S = d m m^T: the tip moves along m = the frame's x, and n lies in its null space.
+  Eigen::SelfAdjointEigenSolver<Mat3> eig(r.D_dense.block<3, 3>(0, 0));
+  EXPECT_LT(eig.eigenvalues()(1), 1e-12 * eig.eigenvalues()(2));
+  const Vec3 m = eig.eigenvectors().col(2);
+  EXPECT_LT(std::abs(m.z()), 1e-12);
+  ASSERT_LT(vs_before.z(), -1e-3);  // the bias asks the tip to rise (v = D_S lambda + v_S)
+
+  EXPECT_EQ(schur.unwedge(p), 1);
+  const Vec3 vs_after = r.v_f.head<3>();
+  // v_S keeps its component along m only; the full v_f took the same shift.
+  EXPECT_NEAR(vs_after.dot(m), vs_before.dot(m), 1e-15);
+  EXPECT_LE((vs_after - m * m.dot(vs_after)).lpNorm<Eigen::Infinity>(), 1e-15);
+  EXPECT_LE(
+      ((p.v_f.segment<3>(c.offset) - before) - (vs_after - vs_before)).lpNorm<Eigen::Infinity>(),
+      1e-15);
+  // A second pass finds nothing left to remove.
+  EXPECT_EQ(schur.unwedge(p), 1);
+  EXPECT_LE((r.v_f.head<3>() - vs_after).lpNorm<Eigen::Infinity>(), 1e-15);
+}
+
+TEST(Wedge, TheWedgedStepConvergesAndTheRodStaysAtRest) {
+  const Scene sc = hinged_rod(0.0);
+  // Without the correction no impulse meets the bias: nsn stops at its cap.
+  SimSettings full = sc.settings;
+  full.fast_path = false;
+  full.solver = "nsn";
+  Simulator raw(sc.model, full);
+  State s0 = sc.initial;
+  ASSERT_TRUE(raw.step(s0)) << raw.error();
+  EXPECT_FALSE(raw.solution().converged());
+  EXPECT_GT(raw.solution().residual, 1e-4);
+
+  Simulator sim(sc.model, sc.settings);  // the default: the fast path
+  State s = sc.initial;
+  for (int k = 0; k < 50; ++k) {
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    ASSERT_TRUE(sim.fast_path_used());
+    EXPECT_EQ(sim.fast_path_wedged(), 1) << k;
+    EXPECT_TRUE(sim.solution().converged()) << k << ": " << sim.solution().residual;
+  }
+  // No torque about the hinge, and none the contact can give: the rod has not moved.
+  EXPECT_LE(s.u[0].lpNorm<Eigen::Infinity>(), 1e-12);
+}
+
+// A rod on one hinge touches the floor at a point that moves along one line m: the contact's
+// impulses in the plane normal to m are the hinge's. That plane holds a push inside the friction
+// cone (a wedge) exactly when the rod leans less than the friction angle atan(mu) from straight
+// down; then no velocity along m lies inside the dual cone, and the floor's bias, 5 mm deep, has
+// no solution without the correction (Acary et al. 2011's strict feasibility). Beyond the angle the
+// NCP is solved as it is. Either way the tip rises out of the floor and the rod comes to rest.
+TEST(Wedge, ARodWedgesBelowTheFrictionAngleOnly) {
+  const double friction_angle = std::atan(1.0);  // MJCF's default friction 1
+  for (double tilt : {0.6, 1.0}) {
+    const bool wedged = tilt < friction_angle;
+    const Scene sc = hinged_rod(tilt);
+    SimSettings full = sc.settings;
+    full.fast_path = false;
+    full.solver = "nsn";
+    Simulator raw(sc.model, full);
+    State s0 = sc.initial;
+    ASSERT_TRUE(raw.step(s0)) << raw.error();
+    EXPECT_EQ(raw.solution().converged(), !wedged) << tilt << ": " << raw.solution().residual;
+
+    Simulator sim(sc.model, sc.settings);
+    State s = sc.initial;
+    for (int k = 0; k < 300; ++k) {
+      ASSERT_TRUE(sim.step(s)) << sim.error();
+      EXPECT_TRUE(sim.solution().converged()) << tilt << ": " << sim.solution().residual;
+      if (k == 0) EXPECT_EQ(sim.fast_path_wedged(), wedged ? 1 : 0) << tilt;
+    }
+    ASSERT_EQ(sim.problem().count(RowKind::Contact), 1) << tilt;
+    EXPECT_GT(sim.problem().f[sim.problem().blocks.back().offset + 2], -1e-6) << tilt;
+    EXPECT_LE(s.u[0].lpNorm<Eigen::Infinity>(), 1e-9) << tilt;
+  }
+}
