@@ -241,6 +241,7 @@ const result = {
   nkey: m.nkey,
   key: keyUsed,
   ncon0: d.ncon,
+  qpos0: Array.from(d.qpos), // the initial state's (keyframe K's or qpos0)
   bodies: bodies(d),
 };
 
