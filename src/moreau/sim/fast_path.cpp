@@ -57,6 +57,7 @@ bool FastPath::solve(Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution&
   // (warm_answers).
   // After a warm start that missed tol, only an answer well inside it (kWarmRetryMargin tol):
   // on the loops' steps the test failed on most answers within kWarmAnswerMargin tol.
+  wedged_used_ = 0;
   try_warm_ = newton_ > 0 &&
               sol.residual <= (warm_missed_ ? kWarmRetryMargin : kWarmAnswerMargin) * settings_.tol;
   warm_tested_ = false;
@@ -140,7 +141,6 @@ bool FastPath::solve(Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution&
   sol.trace.clear();
   islands_used_ = ni;
   warm_answers_used_ = stats.warm_answers;
-  wedged_used_ = stats.wedged;
   return true;
 }
 
@@ -168,6 +168,7 @@ bool FastPath::solve_island(Problem& q, const JointDelassus* joint_factor, const
     schur_.reduce_factored(q);
     wedged = schur_.unwedge(q);
     stats.wedged += wedged;
+    wedged_used_ += wedged;
   }
   const Problem& r = eliminate ? schur_.reduced() : q;
   // An answer of r into the island's lambda, its joint impulses from the elimination.
@@ -189,8 +190,12 @@ bool FastPath::solve_island(Problem& q, const JointDelassus* joint_factor, const
       stats.iteration_time_s += newton_sol_.iteration_time_s;
       return true;
     }
-    ++stats.warm_answers;  // not polished: the warm answer, within tol, stands
-    return true;
+    // Not polished: the warm answer, within tol, stands, unless unwedge() changed the problem it
+    // was judged on; then it is solved below from there.
+    if (wedged == 0) {
+      ++stats.warm_answers;
+      return true;
+    }
   }
   int newton_iters = 0;
   if (r.nl == 0) {  // joint rows only: the elimination is the solve
@@ -290,9 +295,11 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, Sol
     // step's warm answer needs (solve()): returned as it is, it is the next step's warm start
     // again, above that margin, so the next step skips the warm answer and reduces the problem
     // for nothing, step after step (the G1 29 lying on 27 contacts: 236 us a step at 1.6e-9;
-    // docs/performance.md).
+    // docs/performance.md). Not on a pile's island, whose sparse Newton iterations (about 11 ms
+    // each on 2361 rows) cost more than the reduction they would save.
     const double margin = warm_missed_ ? kWarmRetryMargin : kWarmAnswerMargin;
     if (newton_sol_.iterations == 0 && newton_sol_.residual > margin * settings_.tol &&
+        r.nl <= JointSchur::kMaxReducedRows &&
         (settle_warm_.lambda = newton_sol_.lambda,
          moreau::solve("nsn", r, settle_settings_, settle_warm_, ws, newton_sol_)) &&
         newton_sol_.status == SolveStatus::Converged) {
@@ -305,11 +312,19 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, Sol
     schur_sol_.iteration_time_s = newton_time;
     return true;
   }
-  // A wedged contact: nbgs-exact from nsn's best iterate first (kWedgeSweeps).
-  if (wedged && moreau::solve("nbgs-exact", r, wedge_settings_, schur_warm_, ws, schur_sol_) &&
-      schur_sol_.status == SolveStatus::Converged) {
-    schur_sol_.iteration_time_s += newton_time;
-    return true;
+  // A wedged contact: nbgs-exact from nsn's best iterate first (kWedgeSweeps); its iterate, where
+  // it stops above tol, is the step's solver's start where it is nsn's best.
+  if (wedged && moreau::solve("nbgs-exact", r, wedge_settings_, schur_warm_, ws, schur_sol_)) {
+    if (schur_sol_.status == SolveStatus::Converged) {
+      schur_sol_.iteration_time_s += newton_time;
+      return true;
+    }
+    newton_iters += schur_sol_.iterations;
+    newton_time += schur_sol_.iteration_time_s;
+    if (schur_sol_.residual < best) {
+      best = schur_sol_.residual;
+      schur_warm_.lambda = schur_sol_.lambda;
+    }
   }
   if (!moreau::solve(solver_, r, settings_, schur_warm_, ws, schur_sol_)) return false;
   if (schur_sol_.status == SolveStatus::Diverged || schur_sol_.status == SolveStatus::Failed)

@@ -225,21 +225,65 @@ int JointSchur::unwedge(Problem& p) {
     const Vec3 lam = eig.eigenvalues();
     const Mat3& V = eig.eigenvectors();  // columns, eigenvalues ascending; rows [t, o, n]
     const int k = (lam(0) <= floor) + (lam(1) <= floor) + (lam(2) <= floor);
-    bool wedge = true;
-    if (k == 1) {  // z inside K_mu or -K_mu: |z_t| < mu |z_n|
-      wedge = std::hypot(V(0, 0), V(1, 0)) < b.mu * std::abs(V(2, 0));
-    } else if (k == 2) {  // the plane normal to m meets int K_mu unless m lies in int K*_mu
-      wedge = b.mu * std::hypot(V(0, 2), V(1, 2)) > std::abs(V(2, 2));
-    }
-    if (!wedge) continue;
-    const int ro = coff_[c], po = p.blocks[kj_ + c].offset;
+    const Vec3 v = red_.v_f.segment<3>(coff_[c]);
     Vec3 shift = Vec3::Zero();
-    for (int i = 0; i < k; ++i) shift -= V.col(i) * V.col(i).dot(red_.v_f.segment<3>(ro));
-    red_.v_f.segment<3>(ro) += shift;
-    p.v_f.segment<3>(po) += shift;
+    if (k == 1) {
+      // z (oriented z_n > 0) inside K_mu: |z_t| < mu z_n. v's component along z must not be
+      // negative (z . v_hat > 0 for every nonzero v_hat in K*).
+      const Vec3 z = V(2, 0) < 0.0 ? Vec3(-V.col(0)) : Vec3(V.col(0));
+      if (!(std::hypot(z(0), z(1)) < b.mu * z(2))) continue;
+      shift = -std::min(0.0, z.dot(v)) * z;
+    } else if (k == 2) {
+      // The null plane N (normal m) meets int K_mu unless m or -m lies in K*_mu.
+      const Vec3 m = V.col(2);
+      if (!(b.mu * std::hypot(m(0), m(1)) > std::abs(m(2)))) continue;
+      shift = dual_shift(V.col(0), V.col(1), v - m * m.dot(v), b.mu);
+    } else if (k == 3) {  // no motion at all: v itself must lie in K*_mu
+      if (v(2) >= b.mu * std::hypot(v(0), v(1))) continue;
+      shift = -v;
+    } else {
+      continue;
+    }
+    if (shift.isZero(0.0)) continue;  // v_S already admitted
+    red_.v_f.segment<3>(coff_[c]) += shift;
+    p.v_f.segment<3>(p.blocks[kj_ + c].offset) += shift;
     ++wedged;
   }
   return wedged;
+}
+
+// K_mu meets the plane spanned by e1, e2 (orthonormal) in a sector between two rays a1, a2 (x^T Q x
+// = 0, Q = diag(-1, -1, mu^2), x_n > 0). w (in the plane) must lie in the sector's dual within the
+// plane, {y : y . a1 >= 0, y . a2 >= 0}; the shift moves it to its nearest point there.
+Vec3 JointSchur::dual_shift(const Vec3& e1, const Vec3& e2, const Vec3& w, double mu) {
+  auto q = [mu](const Vec3& x, const Vec3& y) {
+    return mu * mu * x(2) * y(2) - x(0) * y(0) - x(1) * y(1);
+  };
+  const double g11 = q(e1, e1), g12 = q(e1, e2), g22 = q(e2, e2);
+  const double disc = std::sqrt(std::max(0.0, g12 * g12 - g11 * g22));
+  Vec3 a[2];
+  if (std::max(std::abs(g11), std::abs(g22)) <= 1e-12 * std::abs(g12)) {  // e1, e2 are the rays
+    a[0] = e1, a[1] = e2;
+  } else if (std::abs(g22) >= std::abs(g11)) {  // x = e1 + t e2, g22 t^2 + 2 g12 t + g11 = 0
+    for (int i = 0; i < 2; ++i) a[i] = e1 + ((-g12 + (i ? disc : -disc)) / g22) * e2;
+  } else {  // x = t e1 + e2, g11 t^2 + 2 g12 t + g22 = 0
+    for (int i = 0; i < 2; ++i) a[i] = ((-g12 + (i ? disc : -disc)) / g11) * e1 + e2;
+  }
+  for (Vec3& x : a) x = (x(2) < 0.0 ? -x : x).normalized();
+  if (w.dot(a[0]) >= 0.0 && w.dot(a[1]) >= 0.0) return Vec3::Zero();
+  // The dual sector's edges: d_i in the plane, normal to a_i, on the side of the other ray.
+  Vec3 best = -w;  // the projection onto the apex
+  double best_norm = w.squaredNorm();
+  const Vec3 n = e1.cross(e2);
+  for (int i = 0; i < 2; ++i) {
+    Vec3 d = n.cross(a[i]).normalized();
+    if (d.dot(a[1 - i]) < 0.0) d = -d;
+    const double t = w.dot(d);
+    if (t <= 0.0) continue;
+    const Vec3 shift = t * d - w;
+    if (shift.squaredNorm() < best_norm) best = shift, best_norm = shift.squaredNorm();
+  }
+  return best;
 }
 
 }  // namespace moreau

@@ -51,18 +51,20 @@ class JointSchur {
   void expand(const Problem& p, const VecCRef& lambda_c, GrowVec& lambda);
 
   // Wedged contacts (docs/performance.md, "Wedged contacts"): a contact whose D_S block is
-  // singular along a direction z inside its friction cone (or its opposite). Impulses along z
-  // change no velocity (the joints carry them), and the contact's velocity along z is v_S's,
-  // whatever the impulses: a bias there (the contact's gap bias, a joint's drift) asks for a
-  // velocity that no impulse gives, and the NCP has no solution (the strict feasibility of Acary,
-  // Cadoux, Lemarechal & Malick 2011 fails; a hull across a two-hinge hip). unwedge() removes v_f's
-  // component along such blocks' singular directions from reduced() and from p alike (v_S = v_c -
-  // ..., the same shift), and returns their count. Only after reduce_factored(p).
+  // singular along directions that meet the interior of its friction cone. Impulses along them
+  // change no velocity (the joints carry them), and the contact's velocity there is v_S's,
+  // whatever the impulses: where v_S points against the cone (a bias asking a penetrating
+  // contact to separate along a direction no motion gives), the NCP has no solution (the strict
+  // feasibility of Acary, Cadoux, Lemarechal & Malick 2011 fails; a hull across a two-hinge hip).
+  // unwedge() moves v_S's component in those directions to the nearest one the cone admits, in
+  // reduced() and in p alike (v_S = v_c - ..., the same shift), and returns the count of contacts
+  // it shifted. Only after reduce_factored(p).
   int unwedge(Problem& p);
-  // A singular direction: an eigenvalue of D_S's block at most this fraction of the trace of D's.
   static constexpr double kWedgeEigen = 1e-8;
 
  private:
+  // The shift that moves w, in the plane of e1, e2, into the dual of K_mu's sector there.
+  static Vec3 dual_shift(const Vec3& e1, const Vec3& e2, const Vec3& w, double mu);
   int nj_ = 0, nc_ = 0, kj_ = 0;       // joint rows, other rows, joint blocks
   bool factored_ = false;              // the last factor() returned true
   JointDelassus own_;                  // P D_jj P^T = L L^T, the redundant rows dropped
