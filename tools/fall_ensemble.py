@@ -15,7 +15,10 @@ Usage: python3 tools/fall_ensemble.py MODEL.xml [--starts N] [--tilt RAD] [--dur
 
 Needs moreau built and tools/mujoco3 installed (npm ci --prefix tools/mujoco3). The copies live in
 a temporary directory beside links to the model's directory entries, so that includes, meshdir
-and assets resolve as they do for the original.
+and assets resolve as they do for the original (not paths that climb above the model's
+directory, "../"). The tilted keyframe keeps only qpos (qvel, act and ctrl start at zero, as
+without one). The root body is the first body of MuJoCo's tree; moreau merges bodies welded to it,
+whose centre of mass then differs from MuJoCo's root body's.
 """
 
 import argparse
@@ -95,6 +98,8 @@ def main():
             with open(copy, "w") as f:
                 f.write(text[:end] + key + text[end:])
             m = mj3(copy, "--key", str(base["nkey"]), "--steps", str(steps), "--every", str(steps))
+            if m["key"] != base["nkey"] or max(abs(x - y) for x, y in zip(m["qpos0"], q)) > 1e-12:
+                sys.exit("fall_ensemble: MuJoCo 3 did not start %s from the tilted keyframe" % copy)
             mz = [b for b in m["final"]["bodies"] if b["name"] == root][0]["xipos"][2]
             csv = os.path.join(tmp, "start_%02d.csv" % k)
             s = json.loads(run([a.moreau, "simulate", copy, "--set", "keyframe=" + KEY, "--steps",
