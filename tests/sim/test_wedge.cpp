@@ -35,6 +35,17 @@ Scene hinged_rod(double tilt) {
   return r->scene;
 }
 
+// One step's solution by nsn on the full problem: no fast path, so no correction.
+Solution full_nsn_step(const Scene& sc) {
+  SimSettings full = sc.settings;
+  full.fast_path = false;
+  full.solver = "nsn";
+  Simulator raw(sc.model, full);
+  State s = sc.initial;
+  EXPECT_TRUE(raw.step(s)) << raw.error();
+  return raw.solution();
+}
+
 }  // namespace
 
 TEST(Wedge, TheJointsBlockTheTipsNormalSoItsBiasIsRemoved) {
@@ -78,14 +89,9 @@ TEST(Wedge, TheJointsBlockTheTipsNormalSoItsBiasIsRemoved) {
 TEST(Wedge, TheWedgedStepConvergesAndTheRodStaysAtRest) {
   const Scene sc = hinged_rod(0.0);
   // Without the correction no impulse meets the bias: nsn stops at its cap.
-  SimSettings full = sc.settings;
-  full.fast_path = false;
-  full.solver = "nsn";
-  Simulator raw(sc.model, full);
-  State s0 = sc.initial;
-  ASSERT_TRUE(raw.step(s0)) << raw.error();
-  EXPECT_FALSE(raw.solution().converged());
-  EXPECT_GT(raw.solution().residual, 1e-4);
+  const Solution raw = full_nsn_step(sc);
+  EXPECT_FALSE(raw.converged());
+  EXPECT_GT(raw.residual, 1e-4);
 
   Simulator sim(sc.model, sc.settings);  // the default: the fast path
   State s = sc.initial;
@@ -110,13 +116,8 @@ TEST(Wedge, ARodWedgesBelowTheFrictionAngleOnly) {
   for (double tilt : {0.6, 1.0}) {
     const bool wedged = tilt < friction_angle;
     const Scene sc = hinged_rod(tilt);
-    SimSettings full = sc.settings;
-    full.fast_path = false;
-    full.solver = "nsn";
-    Simulator raw(sc.model, full);
-    State s0 = sc.initial;
-    ASSERT_TRUE(raw.step(s0)) << raw.error();
-    EXPECT_EQ(raw.solution().converged(), !wedged) << tilt << ": " << raw.solution().residual;
+    const Solution raw = full_nsn_step(sc);
+    EXPECT_EQ(raw.converged(), !wedged) << tilt << ": " << raw.residual;
 
     Simulator sim(sc.model, sc.settings);
     State s = sc.initial;
