@@ -30,6 +30,9 @@ FastPath::FastPath(const SimSettings& settings)
   pile_settings_.nsn.prox = std::max(pile_settings_.nsn.prox, settings.fast_path_pile_prox);
   pile_rescue_settings_ = pile_settings_;
   pile_rescue_settings_.max_iters = settings.fast_path_pile_rescue;
+  pile_stiff_settings_ = pile_settings_;
+  pile_stiff_settings_.nsn.prox = std::min(1.0, kPileStiffProx * pile_settings_.nsn.prox);
+  pile_stiff_settings_.max_iters = kPileStiffIters;
   polish_settings_.tol = kWarmPolishMargin * settings_.tol;
   polish_settings_.max_iters = kWarmPolishIters;
   settle_settings_ = polish_settings_;
@@ -285,6 +288,7 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, Sol
     }
     return false;
   };
+  if (r.nl > JointSchur::kMaxReducedRows) pile_start_.lambda = schur_warm_.lambda;  // the rescue's
   const bool cold_retry = use_newton && !schur_warm_.empty() && r.nl <= cold_rows_;
   // A pile's island (past the elimination's size, the sparse system): a larger proximal term.
   const SolverSettings& newton_settings =
@@ -342,12 +346,14 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, Sol
     // a contact-only island of at most fast_path_cold_rows rows (objects resting on a few
     // contacts): on a pile's larger islands neither converges within such budgets, and the rescue
     // would only multiply the step's time (docs/performance.md, "The rescue").
-    // A pile's island (SimSettings::fast_path_pile_rescue): nsn on from the best iterate so far
-    // with a larger budget; still above tol, its best iterate where it beats the step's solver's.
+    // A pile's island (SimSettings::fast_path_pile_rescue): nsn from the step's warm start with
+    // a larger proximal term (kPileStiffProx), then on from the best iterate so far with a larger
+    // budget; still above tol, its best iterate where it beats the step's solver's.
     if (!done && r.nl > JointSchur::kMaxReducedRows && pile_rescue_settings_.max_iters > 0) {
       in_rescue = true;
       best = schur_sol_.residual;
-      done = newton(schur_warm_, pile_rescue_settings_);
+      done = (!pile_start_.empty() && newton(pile_start_, pile_stiff_settings_)) ||
+             newton(schur_warm_, pile_rescue_settings_);
       in_rescue = false;
       if (!done && best < schur_sol_.residual) {
         schur_sol_.lambda = rescue_best_.lambda;

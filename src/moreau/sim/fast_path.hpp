@@ -66,10 +66,12 @@ class FastPath {
   SolverSettings newton_settings_;  // nsn's attempt (SimSettings::fast_path_newton)
   SolverSettings pile_settings_;  // the same on a pile's island (SimSettings::fast_path_pile_prox)
   SolverSettings pile_rescue_settings_;  // its rescue (SimSettings::fast_path_pile_rescue)
-  SolverSettings rescue_settings_;       // nsn's rescue (SimSettings::fast_path_rescue)
-  SolverSettings long_settings_;         // the rescue's last try: the step's solver, 10x its budget
-  SolverSettings wedge_settings_;        // nbgs-exact on an island with a wedged contact
-  SolverSettings polish_settings_;       // nsn's polish of a warm answer near tol (solve_island)
+  SolverSettings
+      pile_stiff_settings_;         // the rescue's first try: kPileStiffProx x the proximal term
+  SolverSettings rescue_settings_;  // nsn's rescue (SimSettings::fast_path_rescue)
+  SolverSettings long_settings_;    // the rescue's last try: the step's solver, 10x its budget
+  SolverSettings wedge_settings_;   // nbgs-exact on an island with a wedged contact
+  SolverSettings polish_settings_;  // nsn's polish of a warm answer near tol (solve_island)
   SolverSettings
       settle_settings_;  // nsn settling a warm start that met tol as it was (solve_reduced)
   SolverSettings full_settings_;    // nsn on the whole Problem (SimSettings::fast_path_full_newton)
@@ -88,6 +90,7 @@ class FastPath {
   WarmStart cold_start_;            // empty: nsn's retry from zero
   WarmStart rescue_best_;           // the rescue's best nsn iterate
   WarmStart settle_warm_;           // the settle's start (solve_reduced)
+  WarmStart pile_start_;            // a pile's island's warm start, kept for its rescue
   WarmStart full_warm_;             // the islands' answer, nsn's start on the whole Problem
   Solution newton_sol_;
   GrowVec full_lambda_, full_v_, island_v_, trial_v_, scratch_;
@@ -104,6 +107,11 @@ class FastPath {
   // where Gauss-Seidel's local solves are not (the G1 23's hips: 243-874 sweeps, where nsn stalls
   // at 3e-8 to 9e-8 and ADMM at 4e-4; docs/performance.md, "Wedged contacts").
   static constexpr int kWedgeSweeps = 2000;
+  // A pile's rescue first runs nsn from the step's warm start with this many times the pile's
+  // proximal term, for kPileStiffIters iterations (the sphere pile settling at 0.785 s: 18
+  // iterations, where 1000 with the pile's term stop at 9.4e-6, tol 1e-6).
+  static constexpr double kPileStiffProx = 10.0;
+  static constexpr int kPileStiffIters = 100;
   // The polish's target, below kWarmAnswerMargin tol: polished only to that margin, the next step's
   // warm start landed between it and tol again, one step in two (the G1 29 at rest: warm answers
   // on 52% of its steps, 126 and 313 us alternating; 94% with this target).
