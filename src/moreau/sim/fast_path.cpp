@@ -31,7 +31,9 @@ FastPath::FastPath(const SimSettings& settings)
   pile_rescue_settings_ = pile_settings_;
   pile_rescue_settings_.max_iters = settings.fast_path_pile_rescue;
   pile_stiff_settings_ = pile_settings_;
-  pile_stiff_settings_.nsn.prox = std::min(1.0, kPileStiffProx * pile_settings_.nsn.prox);
+  // A zero proximal term (Gauss-Newton steps) is scaled from 1e-8, as in the rescue.
+  pile_stiff_settings_.nsn.prox = std::min(
+      1.0, kPileStiffProx * (pile_settings_.nsn.prox > 0.0 ? pile_settings_.nsn.prox : 1e-8));
   pile_stiff_settings_.max_iters = kPileStiffIters;
   polish_settings_.tol = kWarmPolishMargin * settings_.tol;
   polish_settings_.max_iters = kWarmPolishIters;

@@ -32,8 +32,8 @@ class FastPath {
   // the full natural map misses tol: a joint block too ill-conditioned for the elimination, and
   // then warm becomes the expanded impulse, from which the full solve starts).
   // `joint_factor`: p's D_jj factored by its builder (ProblemBuilder::joint_factor), or nullptr.
-  // p's free velocity loses the components the joints wedge (JointSchur::unwedge) on the islands
-  // the elimination reduces, before it is solved and judged.
+  // On the islands the elimination reduces, p's free velocity at a wedged contact moves to the
+  // nearest one its cone admits (JointSchur::unwedge), before it is solved and judged.
   bool solve(Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol,
              const JointDelassus* joint_factor = nullptr);
 

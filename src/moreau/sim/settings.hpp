@@ -95,8 +95,10 @@ struct SimSettings {
   // step and 8 steps unconverged; with 1e-4, 76 to 82 ms and 1; docs/performance.md, "Piles").
   double fast_path_pile_prox = 1e-4;
   // Where nsn, the step's solver, its polish and nsn from zero all stopped above tol on such an
-  // island, nsn on from the best iterate with up to this many iterations (sphere-pile, 10 s: 36
-  // steps unconverged without, 8 with 200, 0 with 1000; docs/performance.md, "Piles"). 0: none.
+  // island, nsn from the step's warm start with 10x the proximal term (FastPath::kPileStiffIters
+  // iterations), then on from the best iterate with up to this many iterations (sphere-pile, 10 s:
+  // 36 steps unconverged without, 8 with 200, 0 with 1000; docs/performance.md, "Piles"). 0: no
+  // rescue, neither try.
   int fast_path_pile_rescue = 1000;
 };
 
