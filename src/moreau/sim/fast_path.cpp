@@ -209,7 +209,7 @@ bool FastPath::solve_island(Problem& q, const JointDelassus* joint_factor, const
     schur_sol_.iterations = 0;
     schur_sol_.fallbacks = 0;
     schur_sol_.iteration_time_s = 0.0;
-  } else if (!solve_reduced(r, eliminate, wedged > 0, ws, newton_iters)) {
+  } else if (!solve_reduced(r, eliminate, wedged > 0, warm, ws, newton_iters)) {
     return false;
   }
   answer(schur_sol_.lambda);
@@ -266,8 +266,8 @@ bool FastPath::newton_solves(const Problem& r) {
 // where that stops at its iteration cap, nsn polishes its answer, and the rescue tries longer
 // runs; a step that still misses tol keeps the lowest natural map reached. False when the step's
 // solver fails or diverges (the caller then solves the full problem).
-bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, SolverWorkspace& ws,
-                             int& newton_iters) {
+bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, const WarmStart& warm,
+                             SolverWorkspace& ws, int& newton_iters) {
   const bool use_newton = newton_ > 0 && newton_solves(r);
   double newton_time = 0.0;
   double best = std::numeric_limits<double>::infinity();  // the lowest natural map nsn reached
@@ -290,7 +290,6 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, Sol
     }
     return false;
   };
-  if (r.nl > JointSchur::kMaxReducedRows) pile_start_.lambda = schur_warm_.lambda;  // the rescue's
   const bool cold_retry = use_newton && !schur_warm_.empty() && r.nl <= cold_rows_;
   // A pile's island (past the elimination's size, the sparse system): a larger proximal term.
   const SolverSettings& newton_settings =
@@ -354,7 +353,8 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, Sol
     if (!done && r.nl > JointSchur::kMaxReducedRows && pile_rescue_settings_.max_iters > 0) {
       in_rescue = true;
       best = schur_sol_.residual;
-      done = (!pile_start_.empty() && newton(pile_start_, pile_stiff_settings_)) ||
+      // A pile's island is not eliminated: `warm` is its own warm start, r.nl entries.
+      done = (warm.lambda.size() == r.nl && newton(warm, pile_stiff_settings_)) ||
              newton(schur_warm_, pile_rescue_settings_);
       in_rescue = false;
       if (!done && best < schur_sol_.residual) {

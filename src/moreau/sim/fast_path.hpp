@@ -55,8 +55,9 @@ class FastPath {
   };
   bool solve_island(Problem& q, const JointDelassus* joint_factor, const WarmStart& warm,
                     SolverWorkspace& ws, GrowVec& lambda, IslandStats& stats);
-  bool solve_reduced(const Problem& r, bool eliminated, bool wedged, SolverWorkspace& ws,
-                     int& newton_iters);
+  // `warm`: the island's warm start (its limit and contact rows are r's where it was eliminated).
+  bool solve_reduced(const Problem& r, bool eliminated, bool wedged, const WarmStart& warm,
+                     SolverWorkspace& ws, int& newton_iters);
   static bool newton_solves(const Problem& r);  // nsn takes r (dense, or sparse)
   bool warm_answers(const Problem& q, const WarmStart& warm, bool eliminated, GrowVec& lambda,
                     double& natmap);
@@ -90,7 +91,6 @@ class FastPath {
   WarmStart cold_start_;            // empty: nsn's retry from zero
   WarmStart rescue_best_;           // the rescue's best nsn iterate
   WarmStart settle_warm_;           // the settle's start (solve_reduced)
-  WarmStart pile_start_;            // a pile's island's warm start, kept for its rescue
   WarmStart full_warm_;             // the islands' answer, nsn's start on the whole Problem
   Solution newton_sol_;
   GrowVec full_lambda_, full_v_, island_v_, trial_v_, scratch_;
