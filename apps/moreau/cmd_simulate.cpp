@@ -62,6 +62,7 @@ struct RunStats {
   int64_t projection_iterations_sum = 0;
   int projection_iterations_max = 0;
   double projection_time_s = 0.0;
+  StepTimes stage_time_s;  // the steps' stages, summed (Simulator::step_times)
   // The first step whose solve did not converge (iteration cap): 0 when none.
   int64_t first_nonconverged_step = 0;
   double first_nonconverged_t = 0.0, first_nonconverged_residual = 0.0;
@@ -169,6 +170,12 @@ void measure_step(const Simulator& sim, RunStats& r) {
   r.projection_iterations_sum += p.iterations;
   r.projection_iterations_max = std::max(r.projection_iterations_max, p.iterations);
   r.projection_time_s += p.time_s;
+  const StepTimes& t = sim.step_times();
+  r.stage_time_s.collision += t.collision;
+  r.stage_time_s.build += t.build;
+  r.stage_time_s.solve += t.solve;
+  r.stage_time_s.integrate += t.integrate;
+  r.stage_time_s.project += t.project;
 }
 
 // A failed step is a non-finite failure when the state, the problem or the impulses hold NaN/Inf.
@@ -323,6 +330,11 @@ nlohmann::ordered_json summary_json(const Scene& scene, const SimSettings& st, c
       r.steps_done ? static_cast<double>(r.projection_iterations_sum) / n : 0.0;
   j["projection_iterations_max"] = r.projection_iterations_max;
   j["projection_time_s"] = r.projection_time_s;
+  j["stage_time_s"] = {{"collision", r.stage_time_s.collision},
+                       {"build", r.stage_time_s.build},
+                       {"solve", r.stage_time_s.solve},
+                       {"integrate", r.stage_time_s.integrate},
+                       {"project", r.stage_time_s.project}};
   j["max_penetration"] = r.max_penetration;
   j["max_contacts"] = r.max_contacts;
   j["mean_contacts"] = r.steps_done ? static_cast<double>(r.contacts_sum) / n : 0.0;
@@ -358,6 +370,11 @@ void print_human(const Scene& scene, const SimSettings& st, const RunStats& r,
     std::printf("  position projection   iterations mean %.3g max %d, %.3g s\n",
                 static_cast<double>(r.projection_iterations_sum) / n, r.projection_iterations_max,
                 r.projection_time_s);
+  const StepTimes& t = r.stage_time_s;
+  std::printf(
+      "  stages                collision %.3g s, build %.3g s, solve %.3g s, integrate %.3g s, "
+      "project %.3g s\n",
+      t.collision, t.build, t.solve, t.integrate, t.project);
   std::printf("  contacts              max %d, mean %.3g, max penetration %.3e m\n", r.max_contacts,
               static_cast<double>(r.contacts_sum) / n, r.max_penetration);
   if (!out.empty())

@@ -38,6 +38,23 @@ TEST(CliCompare, PendulumsSideBySide) {
   EXPECT_NEAR(f0, e0, 5e-3 * std::abs(e0));
   EXPECT_NEAR(f1, e0, 5e-3 * std::abs(e0));
   EXPECT_LE(j["moreau"]["max_violation"].get<double>(), 1e-4);  // joint drift [m or rad]
+  // Where the time goes: moreau's stages are laps inside the timed step, so they sum to less
+  // than it; MuJoCo's stages partition its timed step (mjTIMER_STEP of the second run).
+  auto stage_sum = [&](const char* e) {
+    double sum = 0.0;
+    for (const char* k : {"collision", "build", "solve", "integrate", "project"}) {
+      const double x = j[e]["mean_stage_s"][k];
+      EXPECT_GE(x, 0.0) << e << " " << k;
+      sum += x;
+    }
+    return sum;
+  };
+  const double moreau_stages = stage_sum("moreau"), mujoco_stages = stage_sum("mujoco");
+  EXPECT_GT(moreau_stages, 0.0);
+  EXPECT_LE(moreau_stages, j["moreau"]["mean_step_s"].get<double>());
+  EXPECT_GT(j["moreau"]["mean_stage_s"]["build"].get<double>(), 0.0);
+  EXPECT_EQ(j["mujoco"]["mean_stage_s"]["project"].get<double>(), 0.0);
+  EXPECT_NEAR(mujoco_stages, j["mujoco"]["mean_timed_step_s"].get<double>(), 1e-9 * mujoco_stages);
   for (const char* f : {"compare.csv", "compare.md", "compare.svg"})
     EXPECT_TRUE(std::filesystem::exists(out + "/" + f)) << f;
   std::ifstream csv(out + "/compare.csv");

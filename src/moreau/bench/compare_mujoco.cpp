@@ -63,6 +63,8 @@ EngineRun run_moreau(const CompareOptions& o, ImportedModel im) {
     r.violation.push_back(constraint_violation(sc.model, s));  // joints and loops [m | rad]
     r.penetration.push_back(pen);
     r.contacts.push_back(static_cast<int>(sim.contacts().size()));
+    const StepTimes& st = sim.step_times();
+    r.stages.push_back({st.collision, st.build, st.solve, st.integrate, st.project});
     r.nonconverged += !sim.solution().converged();
   }
   r.completed = true;
@@ -103,6 +105,33 @@ mjModel* load_mujoco(const std::string& file, MujocoCopy* copy, std::string* err
   }
   *copy = std::move(*c);
   return m;
+}
+
+mjtNum mujoco_clock() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The same steps again with MuJoCo's timers on, each step's timer durations mapped onto moreau's
+// stages: collision mjTIMER_POS_COLLISION; build the rest of mj_forward but the solver (kinematics,
+// inertia, constraint rows and their projections, velocities, actuation, forces); solve
+// mjTIMER_CONSTRAINT; integrate the rest of mj_step (mj_Euler and the checks); project nothing
+// (generalized coordinates need no projection).
+void time_mujoco_stages(const mjModel* m, EngineRun& r) {
+  mjData* d = mj_makeData(m);
+  if (m->nkey > 0) mj_resetDataKeyframe(m, d, 0);
+  mj_forward(m, d);
+  mjcb_time = mujoco_clock;
+  auto total = [d](int t) { return static_cast<double>(d->timer[t].duration); };
+  for (size_t i = 0; i < r.t.size(); ++i) {
+    for (int t = 0; t < mjNTIMER; ++t) d->timer[t] = mjTimerStat{0.0, 0};
+    mj_step(m, d);
+    const double step = total(mjTIMER_STEP), forward = total(mjTIMER_FORWARD);
+    const double collision = total(mjTIMER_POS_COLLISION), solve = total(mjTIMER_CONSTRAINT);
+    r.stages.push_back({collision, forward - collision - solve, solve, step - forward, 0.0});
+    r.timed_step_s.push_back(step);
+  }
+  mjcb_time = nullptr;
+  mj_deleteData(d);
 }
 
 Result<EngineRun> run_mujoco(const CompareOptions& o, MujocoCopy* copy) {
@@ -149,6 +178,7 @@ Result<EngineRun> run_mujoco(const CompareOptions& o, MujocoCopy* copy) {
   }
   r.completed = r.error.empty();
   mj_deleteData(d);
+  time_mujoco_stages(m, r);
   mj_deleteModel(m);
   return r;
 }

@@ -3,6 +3,7 @@
 // overridden) and by moreau (the MJCF importer + Simulator) for the same time and dt, measured
 // side by side: time per step, constraint violation, penetration and energy per step
 // (docs/performance.md). Available when moreau is built with MuJoCo (MOREAU_HAVE_MUJOCO).
+#include <array>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,13 @@ struct CompareOptions {
   bool fast_path = true;  // moreau: SimSettings::fast_path (joint rows eliminated)
 };
 
+// The stages of a step, as moreau's Simulator times them (sim/simulator.hpp, StepTimes) and
+// MuJoCo's timers map onto them (docs/performance.md, "Where the time goes").
+inline constexpr int kStages = 5;
+inline constexpr const char* kStageNames[kStages] = {"collision", "build", "solve", "integrate",
+                                                     "project"};
+using StageTimes = std::array<double, kStages>;  // [s]
+
 // One engine's run, one entry per step in the per-step series.
 struct EngineRun {
   std::string engine, detail;  // "mujoco" / "moreau"; solver or integrator in words
@@ -31,6 +39,10 @@ struct EngineRun {
   double initial_energy = 0.0;  // [J] before the first step
   std::vector<double> t, step_time_s, energy, violation, penetration;
   std::vector<int> contacts;
+  // Per step, the stages' wall times. MuJoCo's come from a second run of the same steps with its
+  // timers on (mjcb_time), so that the clock reads do not weigh on step_time_s.
+  std::vector<StageTimes> stages;
+  std::vector<double> timed_step_s;   // MuJoCo: mjTIMER_STEP of the timed run; moreau: empty
   int nonconverged = 0;               // moreau: steps whose solve did not converge
   std::vector<std::string> warnings;  // moreau's importer
 };
@@ -62,6 +74,8 @@ struct RunSummary {
   double median_step_s = 0.0, mean_step_s = 0.0, total_s = 0.0;
   double max_violation = 0.0, max_penetration = 0.0, mean_contacts = 0.0;
   double initial_energy = 0.0, final_energy = 0.0, max_energy_drift = 0.0;
+  StageTimes mean_stage_s{};       // mean over steps of each stage [s] (zeros: not timed)
+  double mean_timed_step_s = 0.0;  // MuJoCo: the mean step of the timed run
 };
 RunSummary summarize(const EngineRun& r);
 

@@ -58,6 +58,12 @@ RunSummary summarize(const EngineRun& r) {
   }
   s.mean_step_s = s.total_s / s.steps;
   s.mean_contacts /= s.steps;
+  for (const StageTimes& st : r.stages)
+    for (int k = 0; k < kStages; ++k) s.mean_stage_s[k] += st[k];
+  if (!r.stages.empty())
+    for (double& x : s.mean_stage_s) x /= static_cast<double>(r.stages.size());
+  for (double x : r.timed_step_s) s.mean_timed_step_s += x;
+  if (!r.timed_step_s.empty()) s.mean_timed_step_s /= static_cast<double>(r.timed_step_s.size());
   return s;
 }
 
@@ -92,6 +98,16 @@ std::string compare_markdown(const CompareResult& c) {
   row("energy, initial [J]", a.initial_energy, b.initial_energy, "%.6g", false);
   row("energy, final [J]", a.final_energy, b.final_energy, "%.6g", false);
   row("energy drift, max [J]", a.max_energy_drift, b.max_energy_drift, "%.3e", false);
+  o << "\nWhere the time goes, mean per step [us] (MuJoCo: its timers, on a second run of the same "
+       "steps; its timed mean step "
+    << fmt("%.1f", 1e6 * a.mean_timed_step_s)
+    << " us; build is all of mj_forward but collision and the solver, integrate the rest of "
+       "mj_step; moreau's project is the position projection):\n\n"
+    << "| stage | MuJoCo | moreau | moreau / MuJoCo |\n|---|---|---|---|\n";
+  for (int k = 0; k < kStages; ++k)
+    o << "| " << kStageNames[k] << " | " << fmt("%.2f", 1e6 * a.mean_stage_s[k]) << " | "
+      << fmt("%.2f", 1e6 * b.mean_stage_s[k]) << " | "
+      << ratio(b.mean_stage_s[k], a.mean_stage_s[k]) << " |\n";
   o << "\nConstraint violation: MuJoCo's equality rows (|efc_pos| where efc_type is equality); "
        "moreau's joint and loop violation of its maximal coordinates. Energy: MuJoCo's "
        "mj_energyPos + mj_energyVel (gravity, springs, kinetic); moreau's kinetic + gravity.\n";
@@ -120,6 +136,10 @@ std::string compare_json(const CompareResult& c) {
                                 {"initial_energy", s.initial_energy},
                                 {"final_energy", s.final_energy},
                                 {"max_energy_drift", s.max_energy_drift}};
+    nlohmann::ordered_json stages;
+    for (int k = 0; k < kStages; ++k) stages[kStageNames[k]] = s.mean_stage_s[k];
+    e["mean_stage_s"] = stages;
+    if (!r->timed_step_s.empty()) e["mean_timed_step_s"] = s.mean_timed_step_s;
     if (!r->error.empty()) e["error"] = r->error;
     if (r->engine == "moreau") e["nonconverged_steps"] = r->nonconverged;
     j[r->engine] = e;
@@ -138,13 +158,19 @@ std::string write_compare(const CompareResult& c, const std::string& dir) {
   const fs::path d(dir);
   {
     std::ofstream f(d / "compare.csv");
-    f << "engine,step,t,step_time_s,energy,violation,penetration,contacts\n";
+    f << "engine,step,t,step_time_s,energy,violation,penetration,contacts";
+    for (const char* n : kStageNames) f << ',' << n << "_s";
+    f << '\n';
     f.precision(17);
     for (const EngineRun* r : {&c.mujoco, &c.moreau})
-      for (size_t i = 0; i < r->t.size(); ++i)
+      for (size_t i = 0; i < r->t.size(); ++i) {
         f << r->engine << ',' << i + 1 << ',' << r->t[i] << ',' << r->step_time_s[i] << ','
           << r->energy[i] << ',' << r->violation[i] << ',' << r->penetration[i] << ','
-          << r->contacts[i] << '\n';
+          << r->contacts[i];
+        for (int k = 0; k < kStages; ++k)
+          f << ',' << (i < r->stages.size() ? r->stages[i][k] : 0.0);
+        f << '\n';
+      }
     if (!f) return (d / "compare.csv").string() + ": cannot write";
   }
   {

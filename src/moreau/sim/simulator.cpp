@@ -1,6 +1,7 @@
 #include "moreau/sim/simulator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "moreau/math/so3.hpp"
@@ -70,9 +71,27 @@ bool Simulator::solve_step(Problem& p) {
   return solve(settings_.solver, p, settings_.solver_settings, warm_, solver_ws_, solution_);
 }
 
+namespace {
+
+// Seconds from t to now; t becomes now (one clock read per stage boundary).
+double lap(std::chrono::steady_clock::time_point& t) {
+  const auto now = std::chrono::steady_clock::now();
+  const double s = std::chrono::duration<double>(now - t).count();
+  t = now;
+  return s;
+}
+
+}  // namespace
+
 bool Simulator::step(State& s) {
+  times_ = StepTimes{};
   if (!check_step(s)) return false;
-  if (is_nmdp(settings_.integrator)) return step_nmdp(s);
+  auto clock = std::chrono::steady_clock::now();
+  if (is_nmdp(settings_.integrator)) {
+    const bool ok = step_nmdp(s);
+    times_.solve = lap(clock);
+    return ok;
+  }
   // Moreau's midpoint evaluates everything (collision, J, M, generalized force) at
   // s_m = s [+] dt/2 u^-.
   const double dt = settings_.dt;
@@ -84,7 +103,9 @@ bool Simulator::step(State& s) {
   }
   const State& at = midpoint ? mid_ : s;
   contacts_ = &collision_.detect(at, settings_.collision);
+  times_.collision = lap(clock);
   Problem& p = builder_.build(at, *contacts_, dt, settings_.dynamics, projector_.axes_at(at));
+  times_.build = lap(clock);
   if (!p.v_f.allFinite()) {
     error_ = "non-finite free velocity at t = " + std::to_string(s.t) +
              " s (state or forces contain NaN/Inf)";
@@ -102,14 +123,18 @@ bool Simulator::step(State& s) {
     return false;
   }
   remember_solution(p);
+  times_.solve = lap(clock);
   integrate(s, p);
+  times_.integrate = lap(clock);
   // Post-stabilization of the positions only: u+ already satisfies the joint rows at s (or s_m),
   // and projecting it too would remove kinetic energy (docs/dynamics.md, "Position projection").
   // Softened (compliant) joints are meant to stretch: not projected.
   if (settings_.dynamics.position_projection && !settings_.dynamics.softening.enabled)
     projector_.project(s, settings_.dynamics);
   s.t += dt;
-  if (!s.all_finite()) {
+  const bool finite = s.all_finite();
+  times_.project = lap(clock);
+  if (!finite) {
     error_ = "non-finite state after the step ending at t = " + std::to_string(s.t) + " s";
     return false;
   }

@@ -16,6 +16,17 @@
 
 namespace moreau {
 
+// Wall time of the last step's stages [s] (docs/performance.md, "Where the time goes"). The
+// NMDP integrators' steps have their own pipeline (nmdp/stepper.hpp): all of it counts as solve.
+struct StepTimes {
+  double collision = 0.0;  // contact detection
+  double build = 0.0;      // the Problem: M^-1, J, D, v_f (dynamics/builder.hpp)
+  double solve = 0.0;      // the warm start, the fast path or the solver, the impulses remembered
+  double integrate = 0.0;  // u+ and the positions
+  double project = 0.0;    // the position projection, the state's finiteness check
+  double total() const { return collision + build + solve + integrate + project; }
+};
+
 class Simulator {
  public:
   Simulator(const Model& model, SimSettings settings);
@@ -40,6 +51,8 @@ class Simulator {
   const std::vector<std::string>& warnings() const { return collision_.warnings(); }
   // Iterations, errors and time of the last step's position projection (zeros when it is off).
   const ProjectionStats& projection_stats() const { return projector_.stats(); }
+  // Wall time of the last step's stages (zeros before the first step or after a failed check).
+  const StepTimes& step_times() const { return times_; }
   // The last step's PGM statistics (mdp, nmdp, nmdp-zo; nullptr for the NCP integrators).
   const nmdp::StepStats* nmdp_stats() const { return nmdp_ ? &nmdp_->stats() : nullptr; }
   // The stepper of mdp, nmdp, nmdp-zo after the last step (nullptr before the first one and for
@@ -89,6 +102,7 @@ class Simulator {
   std::string error_;
   FastPath fast_path_;
   bool fast_path_used_ = false;
+  StepTimes times_;
 };
 
 }  // namespace moreau
