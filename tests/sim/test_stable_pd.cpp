@@ -139,3 +139,51 @@ TEST(StablePd, SaturatedServoKeepsTheJointsDamping) {
   EXPECT_NEAR(q, std::asin(limit / (1.0 * g * r)), 1e-4);
   EXPECT_NEAR(qd, 0.0, 1e-4);
 }
+
+TEST(StablePd, WeldedPairStepMatchesTheImplicitUpdateOfItsCompositeInertia) {
+  // The servoed subtree of two bodies: a box hanging 0.1 m below a world hinge about x, and a
+  // second box welded to it with its CoM off the first's in x, y and z. One step from rest at q0
+  // is the closed form with the pair's inertia about the hinge, I = sum I_c,xx + m (dy^2 + dz^2),
+  // and its gravity torque: the servo's mass and bias are the subtree's composite terms (its first
+  // moment and parallel-axis inertia about the follower's CoM), the along-axis offset included.
+  const double g = 9.81, q0 = 0.3, kp = 40.0, kd = 2.0;
+  const Vec3 pivot(0, 0, 1), c1(0, 0, 0.9), c2(0.05, 0.07, 0.75);  // CoMs at q = 0
+  ModelBuilder mb("welded");
+  mb.set_gravity(Vec3(0, 0, -g));
+  State s;
+  const Body b1 = box_body("a", 1.0, Vec3(0.02, 0.06, 0.08));
+  const Body b2 = box_body("b", 0.7, Vec3(0.05, 0.03, 0.04));
+  const Quat rot(Eigen::AngleAxisd(q0, Vec3::UnitX()));
+  const int i1 = add_body(mb, s, b1, pivot + rot * (c1 - pivot), rot);
+  const int i2 = add_body(mb, s, b2, pivot + rot * (c2 - pivot), rot);
+  State s0 = s;  // the reference configuration, q = 0
+  s0.q[i1] = s0.q[i2] = Quat::Identity();
+  s0.r[i1] = c1;
+  s0.r[i2] = c2;
+  Joint hinge =
+      joint_at("hinge", JointType::Revolute, -1, i1, {pivot, axis_frame(Vec3::UnitX())}, s0);
+  hinge.actuators[0] = spd(kp, kd, 0.0);
+  mb.add_joint(hinge);
+  mb.add_joint(joint_at("weld", JointType::Fixed, i1, i2, {c2, Quat::Identity()}, s0));
+  Result<Model> m = mb.build();
+  ASSERT_TRUE(m) << m.error().message();
+  auto about_x = [&](const Body& b, const Vec3& c) {
+    const Vec3 d = c - pivot;
+    return b.inertia(0, 0) + b.mass * (d.y() * d.y() + d.z() * d.z());
+  };
+  const double I = about_x(b1, c1) + about_x(b2, c2);
+  // Gravity's torque about x: the CoMs' lever arms from the pivot, rotated by q0, cross m g.
+  double tau_g = 0.0;
+  for (const auto& [b, c] : {std::pair{b1, c1}, std::pair{b2, c2}}) {
+    const Vec3 arm = rot * (c - pivot);
+    tau_g += arm.cross(Vec3(0, 0, -b.mass * g)).x();
+  }
+  Simulator sim(*m, servo_settings());
+  ASSERT_TRUE(sim.step(s)) << sim.error();
+  const double t0 = kp * (0.0 - q0);
+  const double qd_ref = (kServoDt * (t0 + tau_g) / I) / (1.0 + kServoDt * (kd + kServoDt * kp) / I);
+  double q, qd;
+  joint_dof_state(m->joints()[0], s, 0, &q, &qd);
+  EXPECT_NEAR(qd, qd_ref, 1e-9 * std::abs(qd_ref));
+  EXPECT_NEAR(q, q0 + kServoDt * qd_ref, 1e-9);
+}

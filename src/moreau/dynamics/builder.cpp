@@ -108,6 +108,32 @@ void joint_dof_state(const Joint& j, const State& s, int k, double* q, double* q
 }
 
 // Body mass matrices in world frame, gravity and gyroscopic wrench (eq. 57-59).
+// The subtree of joint jn moving rigidly with its follower F (add_forces, stable PD): Jf's LU
+// and the composite terms about F's centre c_F of the bodies b of the subtree, with d_b = c_b -
+// c_F: mass M = sum m_b, first moment h = sum m_b d_b, inertia J = sum I_b + m_b (|d_b|^2 1 -
+// d_b d_b^T) and gyroscopic torque G = sum w_b x I_b w_b (world frame, p_.M's inertias).
+void ProblemBuilder::composite(int jn, const State& s) {
+  const Joint& j = model_->joints()[jn];
+  comp_lu_.compute((*ax_)[jn].Jf);
+  comp_.invertible = std::abs(comp_lu_.determinant()) > 1e-12;
+  comp_.mass = 0.0;
+  comp_.h.setZero();
+  comp_.J.setZero();
+  comp_.G.setZero();
+  const Vec3 cf = s.r[j.follower];
+  for (const int b : subtree_[jn]) {
+    const double mb = p_.M[b](0, 0);
+    const Mat3 Ib = p_.M[b].bottomRightCorner<3, 3>();
+    const Vec3 d = s.r[b] - cf, om = s.u[b].tail<3>();
+    comp_.mass += mb;
+    comp_.h += mb * d;
+    comp_.J += Ib;
+    comp_.J.diagonal().array() += mb * d.squaredNorm();
+    comp_.J.noalias() -= mb * d * d.transpose();
+    comp_.G += om.cross(Ib * om);
+  }
+}
+
 void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, double dt) {
   const Model& m = *model_;
   for (int i = 0; i < m.num_bodies(); ++i) {
@@ -141,6 +167,7 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
     const Joint& j = m.joints()[jn];
     const JointAxes& ax = (*ax_)[jn];
     const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
+    bool comp_ready = false;  // composite(jn) evaluated for this joint's DoFs
     for (int k = 0; k < ax.d; ++k) {
       const DofActuator& a = j.actuators[k];
       if (a.mode == ActuationMode::Passive && j.damping[k] == 0.0) continue;
@@ -152,12 +179,16 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
       const double q = ax.value[axis];
       const double qd = ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub);
       double t0 = 0.0, c = j.damping[k];
-      const double phase = 2.0 * kPi * a.frequency * s.t + a.phase;
+      // The sine of the set point (Force, Velocity), evaluated only where it has an amplitude.
+      auto wave = [&] {
+        return a.amplitude == 0.0 ? 0.0
+                                  : a.amplitude * std::sin(2.0 * kPi * a.frequency * s.t + a.phase);
+      };
       switch (a.mode) {
         case ActuationMode::Passive:
           break;
         case ActuationMode::Force:
-          t0 = a.force + shift + a.amplitude * std::sin(phase);
+          t0 = a.force + shift + wave();
           break;
         case ActuationMode::Position: {
           const ActuatorReference ref = actuator_reference(a, s.t);
@@ -168,7 +199,7 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
           break;
         }
         case ActuationMode::Velocity:
-          t0 = a.force + a.kd * (a.target + shift + a.amplitude * std::sin(phase));
+          t0 = a.force + a.kd * (a.target + shift + wave());
           c += a.kd;
           break;
         case ActuationMode::StablePd: {
@@ -211,28 +242,21 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
       double tau, passive;  // the DoF's torque and its passive damping part, -d qd
       if (a.mode == ActuationMode::StablePd) {
         // Tan et al. eq. 9 for the follower's subtree moving rigidly about the joint with the
-        // base held (the composite-rigid-body inertia of the DoF): S = Jf^-1 e_axis is the
-        // follower twist that moves this DoF only, body b of the subtree moves with
-        // S_b = [v + w x (c_b - c_F); w]; mass m = sum S_b^T M_b S_b, bias b = sum S_b^T h_b
-        // (gravity and gyroscopic wrenches): qd+ = (qd + dt (T0 + b) / m) / (1 + dt c / m), tau =
-        // T0 - c qd+. Exact for a body on a world joint (a pendulum); the free-body inverse inertia
-        // stands in when Jf is singular.
-        const Eigen::PartialPivLU<Mat6> lu(Mat6(ax.Jf));
+        // base held (the composite-rigid-body inertia of the DoF): S = Jf^-1 e_axis = (v, w) is
+        // the follower twist that moves this DoF only, body b of the subtree moves with
+        // S_b = [v + w x d_b; w], d_b = c_b - c_F; mass m = sum S_b^T M_b S_b, bias b = sum S_b^T
+        // h_b (gravity and gyroscopic wrenches), from the subtree's composite terms (composite()):
+        // m = M |v|^2 + 2 v.(w x h) + w^T J w, b = (M v + w x h).g - w.G. Then qd+ = (qd + dt (T0
+        // + b) / m) / (1 + dt c / m), tau = T0 - c qd+. Exact for a body on a world joint (a
+        // pendulum); the free-body inverse inertia stands in when Jf is singular.
+        if (!comp_ready) composite(jn, s), comp_ready = true;
         Vec6 S = Vec6::Zero();
         S[axis] = 1.0;
-        S = lu.solve(S);
-        const Vec3 cf = s.r[j.follower];
-        double mass = 0.0, bias = 0.0;
-        for (const int b : subtree_[jn]) {
-          Vec6 Sb;
-          Sb.head<3>() = S.head<3>() + S.tail<3>().cross(s.r[b] - cf);
-          Sb.tail<3>() = S.tail<3>();
-          const Vec3 om = s.u[b].tail<3>();
-          mass += Sb.dot(p_.M[b] * Sb);
-          bias += Sb.head<3>().dot(m.bodies()[b].mass * m.gravity()) -
-                  Sb.tail<3>().dot(om.cross(p_.M[b].bottomRightCorner<3, 3>() * om));
-        }
-        const bool ok = std::abs(lu.determinant()) > 1e-12 && S.allFinite() && mass > 0.0;
+        S = comp_lu_.solve(S);
+        const Vec3 v = S.head<3>(), w = S.tail<3>(), wh = w.cross(comp_.h);
+        double mass = comp_.mass * v.squaredNorm() + 2.0 * v.dot(wh) + w.dot(comp_.J * w);
+        double bias = (comp_.mass * v + wh).dot(m.gravity()) - w.dot(comp_.G);
+        const bool ok = comp_.invertible && S.allFinite() && mass > 0.0;
         const double inv_mass = ok ? 1.0 / mass : inverse_inertia();
         if (!ok) bias = 0.0;
         const double d = j.damping[k];
@@ -373,6 +397,7 @@ void ProblemBuilder::add_limit_blocks(const State& s, const DynamicsSettings& st
     const Joint& j = m.joints()[jn];
     const JointAxes& ax = (*ax_)[jn];
     const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
+    bool comp_ready = false;  // composite(jn) evaluated for this joint's DoFs
     for (int k = 0; k < ax.d; ++k) {
       const DofLimit& lim = j.limits[k];
       if (!lim.enabled()) continue;

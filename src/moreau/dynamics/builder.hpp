@@ -2,6 +2,8 @@
 // dynamics::build_problem: (Model, State, Contacts, dt) -> Problem (eq. 11-13, 67-94).
 #include <vector>
 
+#include <Eigen/LU>
+
 #include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/joint_delassus.hpp"
 #include "moreau/dynamics/joint_kinematics.hpp"
@@ -45,6 +47,7 @@ class ProblemBuilder {
 
  private:
   void add_forces(const State& s, const DynamicsSettings& st, double dt);
+  void composite(int jn, const State& s);
   void add_joint_blocks(const State& s, const DynamicsSettings& st, double dt);
   void add_limit_blocks(const State& s, const DynamicsSettings& st, double dt);
   void add_contact_blocks(const State& s, const std::vector<Contact>& c, const DynamicsSettings& st,
@@ -70,6 +73,15 @@ class ProblemBuilder {
   std::vector<char> theta_on_;           // per body: K or D non-zero
   // Per joint: the bodies of its follower's subtree (follower first), for stable PD servos.
   std::vector<std::vector<int>> subtree_;
+  // The subtree of the joint whose stable PD DoFs add_forces is at (composite()).
+  struct Composite {
+    double mass = 0.0;
+    Vec3 h, G;
+    Mat3 J;
+    bool invertible = false;  // Jf's LU
+  };
+  Composite comp_;
+  Eigen::PartialPivLU<Mat6> comp_lu_;
   bool loops_ = false;         // the joints close a kinematic loop: redundant rows possible
   JointDelassus redundant_;    // D_jj with the redundant rows dropped
   bool joint_factor_ = false;  // redundant_ holds the last build's D_jj

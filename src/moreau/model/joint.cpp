@@ -67,6 +67,11 @@ ActuatorReference actuator_reference(const DofActuator& a, double t) {
   constexpr double kPi = 3.14159265358979323846;
   ActuatorReference r;
   if (a.keyframes.empty()) {
+    if (a.amplitude == 0.0) {  // a fixed target (no sine to evaluate)
+      r.q = a.target;
+      r.qd = 0.0;
+      return r;
+    }
     const double phase = 2.0 * kPi * a.frequency * t + a.phase;
     r.q = a.target + a.amplitude * std::sin(phase);
     r.qd = a.amplitude * 2.0 * kPi * a.frequency * std::cos(phase);
