@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const USAGE = 'usage: node tools/mujoco3/mj3.mjs MODEL.xml [--steps N] [--dt H] [--every K] [--key K] [--servo-kp KP] [--servo-kd KD]';
+const USAGE = 'usage: node tools/mujoco3/mj3.mjs MODEL.xml [--steps N] [--dt H] [--every K] [--key K] [--servo-kp KP] [--servo-kd KD] [--full-qpos]';
 
 function die(msg, code = 1) {
   process.stderr.write(`mj3: ${msg}\n`);
@@ -23,7 +23,7 @@ function die(msg, code = 1) {
 
 // ---------------------------------------------------------------- arguments
 function parseArgs(argv) {
-  const a = { model: null, steps: 0, dt: null, every: 1, key: -1, servoKp: 0, servoKd: null };
+  const a = { model: null, steps: 0, dt: null, every: 1, key: -1, servoKp: 0, servoKd: null, fullQpos: false };
   for (let i = 0; i < argv.length; i++) {
     const s = argv[i];
     const val = () => {
@@ -46,6 +46,8 @@ function parseArgs(argv) {
       const v = Number(val());
       if (!(Number.isFinite(v) && v >= 0)) die(`${s} must be a number >= 0\n${USAGE}`, 2);
       if (s === '--servo-kp') a.servoKp = v; else a.servoKd = v;
+    } else if (s === '--full-qpos') {
+      a.fullQpos = true;
     } else if (s === '--key') {
       a.key = Number(val());
       if (!Number.isInteger(a.key) || a.key < 0) die(`--key must be an integer >= 0\n${USAGE}`, 2);
@@ -262,7 +264,7 @@ if (args.steps > 0) {
     const e = scratch.energy;
     return [e[0], e[1]];
   };
-  const nq7 = Math.min(7, m.nq);
+  const nq7 = args.fullQpos ? m.nq : Math.min(7, m.nq); // --full-qpos: every joint's entries
   const trajectory = [];
   let nconSum = 0;
   let wallMs = 0;
