@@ -107,7 +107,6 @@ void joint_dof_state(const Joint& j, const State& s, int k, double* q, double* q
   *qdot = ax.Jf.row(a).dot(s.u[j.follower]) + (j.base >= 0 ? ax.Jb.row(a).dot(s.u[j.base]) : 0.0);
 }
 
-// Body mass matrices in world frame, gravity and gyroscopic wrench (eq. 57-59).
 // The subtree of joint jn moving rigidly with its follower F (add_forces, stable PD): Jf's LU
 // and the composite terms about F's centre c_F of the bodies b of the subtree, with d_b = c_b -
 // c_F: mass M = sum m_b, first moment h = sum m_b d_b, inertia J = sum I_b + m_b (|d_b|^2 1 -
@@ -134,6 +133,7 @@ void ProblemBuilder::composite(int jn, const State& s) {
   }
 }
 
+// Body mass matrices in world frame, gravity and gyroscopic wrench (eq. 57-59).
 void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, double dt) {
   const Model& m = *model_;
   for (int i = 0; i < m.num_bodies(); ++i) {
@@ -397,7 +397,6 @@ void ProblemBuilder::add_limit_blocks(const State& s, const DynamicsSettings& st
     const Joint& j = m.joints()[jn];
     const JointAxes& ax = (*ax_)[jn];
     const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
-    bool comp_ready = false;  // composite(jn) evaluated for this joint's DoFs
     for (int k = 0; k < ax.d; ++k) {
       const DofLimit& lim = j.limits[k];
       if (!lim.enabled()) continue;

@@ -19,7 +19,7 @@ namespace moreau {
 // Wall time of the last step's stages [s] (docs/performance.md, "Where the time goes"). The
 // NMDP integrators' steps have their own pipeline (nmdp/stepper.hpp): all of it counts as solve.
 struct StepTimes {
-  double collision = 0.0;  // contact detection
+  double collision = 0.0;  // contact detection (after Moreau's midpoint state, where it applies)
   double build = 0.0;      // the Problem: M^-1, J, D, v_f (dynamics/builder.hpp)
   double solve = 0.0;      // the warm start, the fast path or the solver, the impulses remembered
   double integrate = 0.0;  // u+ and the positions
