@@ -218,8 +218,12 @@ int JointSchur::unwedge(Problem& p) {
     if (b.cone != ConeKind::Coulomb || !(b.mu > 0.0)) continue;
     const Mat3 S = red_.D_dense.block<3, 3>(coff_[c], coff_[c]);
     const double floor = kWedgeEigen * p.D.diagonal(kj_ + c).trace();
+    // The screen: S is positive semidefinite, so its smallest eigenvalue is at least
+    // det S / (tr S / 2)^2; above floor by that bound the block is regular (most are).
+    const double half_trace = 0.5 * S.trace();
+    if (S.determinant() > floor * half_trace * half_trace) continue;
     Eigen::SelfAdjointEigenSolver<Mat3> eig;
-    eig.computeDirect(S, Eigen::EigenvaluesOnly);  // the screen: most blocks are regular
+    eig.computeDirect(S, Eigen::EigenvaluesOnly);
     if (!(eig.eigenvalues()(0) <= floor)) continue;
     eig.compute(S);  // the singular directions to working precision
     const Vec3 lam = eig.eigenvalues();

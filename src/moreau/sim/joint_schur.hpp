@@ -60,6 +60,7 @@ class JointSchur {
   // reduced() and in p alike (v_S = v_c - ..., the same shift), and returns the count of contacts
   // it shifted. Only after reduce_factored(p).
   int unwedge(Problem& p);
+  // A singular direction: an eigenvalue of D_S's block at most this fraction of the trace of D's.
   static constexpr double kWedgeEigen = 1e-8;
 
  private:
