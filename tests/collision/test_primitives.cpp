@@ -249,6 +249,29 @@ TEST(Manifolds, MeshSoleOnPlaneKeepsTheSupportPolygonsCorners) {
   EXPECT_NEAR(std::abs(line[1].point.x() - 0.05), 0.05, 1e-15);
 }
 
+// A sole whose toe and heel are rounded: besides the four corners of the flat sole (touching, 0.1
+// mm deep), outline vertices 4 mm further out and 0.8 mm up, within the margin. The manifold keeps
+// the four touching corners; the outline, which spans a larger polygon, must not displace them,
+// or the support jumps between toe and heel from step to step.
+TEST(Manifolds, MeshSoleKeepsTheTouchingCornersOverItsRoundedOutline) {
+  auto mesh = std::make_shared<MeshData>();
+  const double hx = 0.14, hy = 0.03;
+  for (const double sx : {-1.0, 1.0})
+    for (const double sy : {-1.0, 1.0}) {
+      mesh->vertices.push_back(Vec3(sx * hx, sy * hy, 0));
+      mesh->vertices.push_back(Vec3(sx * (hx + 0.004), sy * hy, 0.0008));
+      mesh->vertices.push_back(Vec3(sx * hx, sy * hy, 0.05));
+    }
+  Geometry sole = shape(ShapeType::ConvexMesh);
+  sole.mesh = mesh;
+  const auto c = run(plane(), {}, sole, {Vec3(0, 0, -1e-4), Quat::Identity()}, 1e-3);
+  ASSERT_EQ(c.size(), 4u);
+  for (const auto& p : c) {
+    EXPECT_NEAR(p.gap, -1e-4, 1e-15);
+    EXPECT_NEAR(std::abs(p.point.x()), hx, 1e-15);
+  }
+}
+
 TEST(Manifolds, CapsuleLyingOnPlaneHasTwoPoints) {
   const Quat lying(Eigen::AngleAxisd(0.5 * M_PI, Vec3::UnitX()));
   const auto c = run(plane(), {}, capsule(0.1, 0.5), {Vec3(0, 0, 0.1), lying});

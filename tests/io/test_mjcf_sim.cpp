@@ -122,16 +122,19 @@ MjcfRun run_mjcf(const std::string& xml, int steps, const ImportOptions& opt = {
 
 // A hinge's armature a adds a to the pendulum's inertia about its axis (docs/model-import.md,
 // "Armature"): (I_pivot + a) theta'' = -m g l sin(theta), integrated here by RK4, matches moreau's
-// swing to the time step's error, and the swing without armature is far from it.
+// swing to the time step's error, as the joint's row (the default) and folded into the body
+// (armature=inertia) alike, and the swing without armature is far from it.
 TEST(MjcfSim, ArmatureIsInertiaAboutTheHingeAxis) {
-  auto swing = [](double armature) {
+  auto swing = [](double armature, bool rows) {
     const std::string xml =
         "<mujoco><option timestep=\"0.0005\" gravity=\"0 0 -9.81\"/><worldbody><body name=\"p\">"
         "<joint name=\"h\" axis=\"0 1 0\" armature=\"" +
         std::to_string(armature) +
         "\"/><inertial pos=\"0 0 -0.5\" mass=\"1\" diaginertia=\"0.01 0.01 0.01\"/></body>"
         "</worldbody><keyframe><key qpos=\"0.5\"/></keyframe></mujoco>";
-    return run_mjcf(xml, 2000).angle();  // 1 s
+    ImportOptions opt;
+    opt.armature_rows = rows;
+    return run_mjcf(xml, 2000, opt).angle();  // 1 s
   };
   auto reference = [](double armature) {
     const double I = 0.01 + 1.0 * 0.25 + armature, k = 1.0 * 9.81 * 0.5 / I, h = 1e-4;
@@ -146,10 +149,53 @@ TEST(MjcfSim, ArmatureIsInertiaAboutTheHingeAxis) {
     }
     return th;
   };
-  const double with = swing(0.05), without = swing(0.0);
+  const double with = swing(0.05, false), with_row = swing(0.05, true);
+  const double without = swing(0.0, false);
   EXPECT_NEAR(with, reference(0.05), 5e-3);
+  EXPECT_NEAR(with_row, reference(0.05), 5e-3);
   EXPECT_NEAR(without, reference(0.0), 5e-3);
   EXPECT_GT(std::abs(reference(0.05) - reference(0.0)), 0.1);
+}
+
+// A slide's armature a with damping d, as the joint's row: the momentum balance of body and rotor,
+// (m + a)(v+ - v-) = -m g dt - dt d v+, MuJoCo's semi-implicit Euler with implicit damping,
+// step by step to rounding (docs/dynamics.md, "Armature and damping rows"); without the rotor the
+// body falls measurably faster.
+TEST(MjcfSim, SlideArmatureRowIsTheRotorsMomentumBalance) {
+  const double m = 2.0, a = 0.5, d = 3.0, g = 9.81, dt = 1e-3;
+  const std::string xml =
+      "<mujoco><option timestep=\"0.001\" gravity=\"0 0 -9.81\"/><worldbody><body name=\"p\">"
+      "<joint name=\"s\" type=\"slide\" axis=\"0 0 1\" armature=\"0.5\" damping=\"3\"/>"
+      "<inertial pos=\"0 0 0\" mass=\"2\" diaginertia=\"0.1 0.1 0.1\"/></body></worldbody>"
+      "</mujoco>";
+  const int steps = 500;
+  const MjcfRun run = run_mjcf(xml, steps);
+  ASSERT_EQ(run.state.num_bodies(), 1);
+  double z = 0.0, v = 0.0, z_free = 0.0, v_free = 0.0;
+  for (int i = 0; i < steps; ++i) {
+    v = ((m + a) * v - m * g * dt) / (m + a + dt * d);
+    z += dt * v;
+    v_free = (m * v_free - m * g * dt) / (m + dt * d);
+    z_free += dt * v_free;
+  }
+  EXPECT_NEAR(run.state.r[0].z(), z, 1e-10);
+  EXPECT_NEAR(run.state.u[0](2), v, 1e-10);
+  EXPECT_GT(std::abs(z - z_free), 1e-2);
+}
+
+// --set armature=inertia|rows chooses how MJCF armature is imported; anything else is an error
+// that names the key and the values it takes.
+TEST(MjcfSim, ArmatureModeIsAnImportParameter) {
+  Result<ImportOptions> rows = import_options_from_params({{"armature", "rows"}}, "r.xml");
+  ASSERT_TRUE(rows) << rows.error().message();
+  EXPECT_TRUE(rows->armature_rows);
+  Result<ImportOptions> folded = import_options_from_params({{"armature", "inertia"}}, "r.xml");
+  ASSERT_TRUE(folded) << folded.error().message();
+  EXPECT_FALSE(folded->armature_rows);
+  Result<ImportOptions> bad = import_options_from_params({{"armature", "exact"}}, "r.xml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message().find("--set armature"), std::string::npos);
+  EXPECT_NE(bad.error().message().find("inertia or rows"), std::string::npos);
 }
 
 // servo_kp (docs/model-import.md, "Standing"): an actuated hinge holds its initial angle against

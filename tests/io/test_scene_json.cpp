@@ -65,6 +65,8 @@ void expect_same_model(const Model& a, const Model& b) {
                   same(x.limits[k].upper, y.limits[k].upper));
       EXPECT_TRUE(same_actuator(x.actuators[k], y.actuators[k])) << x.name << " dof " << k;
       EXPECT_TRUE(same(x.damping[k], y.damping[k]));
+      EXPECT_TRUE(same(x.armature[k], y.armature[k]));
+      EXPECT_TRUE(same(x.friction[k], y.friction[k]));
     }
   }
   ASSERT_EQ(a.geometries().size(), b.geometries().size());
@@ -203,7 +205,7 @@ TEST(SceneJson, JointDofDataAndMeshesRoundTrip) {
                     "position": [0, 0, -3]}],
     "joints": [{"name": "s", "type": "cylindrical", "base": "a", "follower": "b", "anchor": [0, 0, -0.5],
                 "axis": [0, 0.6, 0.8], "limits": [{"lower": -0.1}, {"lower": -1, "upper": 2}],
-                "damping": 0.3, "collide_connected": true,
+                "damping": 0.3, "armature": [0, 0.02], "friction": [0.5, 0], "collide_connected": true,
                 "actuators": [{"mode": "position", "kp": 10, "kd": 1, "target": 0.1, "amplitude": 0.2,
                                "frequency": 3, "phase": 0.5, "effort_limit": 7}, null]}]
   })";
@@ -213,6 +215,9 @@ TEST(SceneJson, JointDofDataAndMeshesRoundTrip) {
   EXPECT_EQ(j.limits[0].lower, -0.1);
   EXPECT_EQ(j.limits[0].upper, std::numeric_limits<double>::infinity());
   EXPECT_EQ(j.damping[1], 0.3);
+  EXPECT_EQ(j.armature[0], 0.0);
+  EXPECT_EQ(j.armature[1], 0.02);
+  EXPECT_EQ(j.friction[0], 0.5);
   EXPECT_EQ(j.actuators[0].mode, ActuationMode::Position);
   EXPECT_EQ(j.actuators[1].mode, ActuationMode::Passive);
   EXPECT_EQ(a->initial.t, 0.25);

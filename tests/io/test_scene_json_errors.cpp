@@ -105,6 +105,8 @@ TEST(SceneJsonErrors, EachBadInputNamesItsElement) {
        "either \"anchor\""},
       {R"("axis": [0, 1, 0])", R"("axis": [0, 1, 0], "damping": -1)", "joints[0] 'hinge'.damping",
        7, ">= 0"},
+      {R"("axis": [0, 1, 0])", R"("axis": [0, 1, 0], "armature": [-0.1])",
+       "joints[0] 'hinge'.armature[0]", 7, ">= 0"},
       {R"("axis": [0, 1, 0])", R"("axis": [0, 1, 0], "collide_connected": 1)",
        "joints[0] 'hinge'.collide_connected", 7, "true or false"},
       {R"("axis": [0, 1, 0])", R"("axis": [0, 1, 0], "actuators": [{"mode": "torque"}])",

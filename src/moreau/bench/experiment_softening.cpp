@@ -57,7 +57,7 @@ double joint_speed(const Problem& p) {
   double m = 0.0;
   for (const ConstraintBlock& b : p.blocks)
     if (b.kind == RowKind::Joint)
-      m = std::max(m, p.v_minus.segment(b.offset, b.size).lpNorm<Eigen::Infinity>());
+      m = std::max(m, p.v_minus.segment(b.offset, b.size - b.rotor_rows).lpNorm<Eigen::Infinity>());
   return m;
 }
 

@@ -25,7 +25,8 @@ double penetration(const Problem& p, const VecX& lambda) {
     const int o = b.offset;
     switch (b.kind) {
       case RowKind::Joint:
-        for (int k = 0; k < b.size; ++k) r = std::max(r, std::abs(p.f[o + k] + p.dt * v[o + k]));
+        for (int k = 0; k < b.size - b.rotor_rows; ++k)  // armature rows have no position
+          r = std::max(r, std::abs(p.f[o + k] + p.dt * v[o + k]));
         break;
       case RowKind::Limit:  // joint limits; dry-friction rows (Box) have no position
         if (b.cone != ConeKind::Box) r = std::max(r, -std::min(0.0, p.f[o] + p.dt * v[o]));

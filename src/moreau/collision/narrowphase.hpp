@@ -112,8 +112,11 @@ void collide_height_field(const PlacedShape& hf, const PlacedShape& b, bool hf_i
 constexpr int kMaxManifold = 4;
 // Reduces contacts [first, end) of out, which share the normal n, to at most max_points (at most
 // kMaxManifold): the deepest, then one by one the point that most enlarges the kept points'
-// polygon in the plane normal to n (the support polygon's corners). Deterministic.
-void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n, int max_points);
+// polygon in the plane normal to n (the support polygon's corners), each replaced by the deepest
+// point within a tenth of its distance from the first where that is deeper by more than `deeper`
+// [m]. Deterministic.
+void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n, int max_points,
+                     double deeper = 1e-9);
 
 // Flips contacts [first, end) of out: A and B swapped.
 void flip_contacts(std::vector<ContactPoint>& out, size_t first);

@@ -66,7 +66,8 @@ double hull_area(std::array<Eigen::Vector2d, kMaxManifold + 1>& p, int n) {
 }
 }  // namespace
 
-void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n, int max_points) {
+void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n, int max_points,
+                     double deeper) {
   const size_t count = out.size() - first;
   max_points = std::clamp(max_points, 1, kMaxManifold);
   if (count <= static_cast<size_t>(max_points)) return;
@@ -104,6 +105,20 @@ void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n
     // Nothing enlarges the polygon beyond rounding: the points coincide or lie on a line.
     const double scale = kept == 1 ? 1e-9 : 1e-18;
     if (pick == count || best <= scale) break;
+    // The pick stands for its neighbourhood: the deepest point within a tenth of its distance from
+    // the first kept point, if deeper by more than `deeper`, replaces it. A rounded toe's outline
+    // vertex, further out and above the floor, must not displace the vertex that touches beside
+    // it, or the pair's support jumps between toe and heel from step to step; and vertices of a
+    // flat sole, level to rounding, must not take turns (docs/collision.md).
+    const Eigen::Vector2d centre = flat(pick);
+    const double radius = 0.1 * (centre - kept_flat[0]).norm();
+    double deepest_near = out[first + pick].gap - deeper;
+    for (size_t i = 0; i < count; ++i)
+      if (out[first + i].gap < deepest_near && (flat(i) - centre).norm() <= radius &&
+          std::find(keep.begin(), keep.begin() + kept, i) == keep.begin() + kept) {
+        deepest_near = out[first + i].gap;
+        pick = i;
+      }
     kept_flat[kept] = flat(pick);
     keep[kept++] = pick;
   }
@@ -153,7 +168,7 @@ void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin
       for (size_t k = 0; k < v.size(); ++k)
         if (nl.dot(v[k]) + base < margin)
           P.push(b.X.p + b.R * v[k], 0.0, static_cast<uint32_t>(k), margin, out);
-      return reduce_manifold(out, first, n, kMaxManifold);
+      return reduce_manifold(out, first, n, kMaxManifold, std::max(1e-9, 0.01 * margin));
     }
   }
 }

@@ -170,7 +170,9 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
     bool comp_ready = false;  // composite(jn) evaluated for this joint's DoFs
     for (int k = 0; k < ax.d; ++k) {
       const DofActuator& a = j.actuators[k];
-      if (a.mode == ActuationMode::Passive && j.damping[k] == 0.0) continue;
+      // The joint's damping, where no armature row (add_joint_blocks) holds it implicitly.
+      const double joint_damping = j.armature[k] > 0.0 ? 0.0 : j.damping[k];
+      if (a.mode == ActuationMode::Passive && joint_damping == 0.0) continue;
       // The set point (force or target) and its shift by a control (set_controls).
       const double set_point = actuator_set_point(a);
       const double shift =
@@ -178,7 +180,7 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
       const int axis = ax.dof[k];
       const double q = ax.value[axis];
       const double qd = ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub);
-      double t0 = 0.0, c = j.damping[k];
+      double t0 = 0.0, c = joint_damping;
       // The sine of the set point (Force, Velocity), evaluated only where it has an amplitude.
       auto wave = [&] {
         return a.amplitude == 0.0 ? 0.0
@@ -237,7 +239,8 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
           const auto rb = ax.Jb.row(axis).transpose();
           w += rb.dot(p_.Minv[j.base] * rb);
         }
-        return w;
+        // The armature's inertia joins the DoF's (its row, add_joint_blocks).
+        return j.armature[k] > 0.0 && w > 0.0 ? 1.0 / (1.0 / w + j.armature[k]) : w;
       };
       double tau, passive;  // the DoF's torque and its passive damping part, -d qd
       if (a.mode == ActuationMode::StablePd) {
@@ -254,12 +257,14 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
         S[axis] = 1.0;
         S = comp_lu_.solve(S);
         const Vec3 v = S.head<3>(), w = S.tail<3>(), wh = w.cross(comp_.h);
-        double mass = comp_.mass * v.squaredNorm() + 2.0 * v.dot(wh) + w.dot(comp_.J * w);
+        // The armature's inertia joins the DoF's (its row, add_joint_blocks).
+        double mass =
+            comp_.mass * v.squaredNorm() + 2.0 * v.dot(wh) + w.dot(comp_.J * w) + j.armature[k];
         double bias = (comp_.mass * v + wh).dot(m.gravity()) - w.dot(comp_.G);
         const bool ok = comp_.invertible && S.allFinite() && mass > 0.0;
         const double inv_mass = ok ? 1.0 / mass : inverse_inertia();
         if (!ok) bias = 0.0;
-        const double d = j.damping[k];
+        const double d = joint_damping;
         double qd_next = (qd + dt * inv_mass * (t0 + bias)) / (1.0 + dt * c * inv_mass);
         double act = t0 - (c - d) * qd_next;
         if (std::abs(act) > a.effort_limit) {  // saturated: a constant torque, d still implicit
@@ -275,7 +280,7 @@ void ProblemBuilder::add_forces(const State& s, const DynamicsSettings& st, doub
           if (x > 1e-12) damping *= -std::expm1(-x) / x;  // (1 - e^-x) / x
         }
         tau = t0 - damping;
-        passive = c > 0.0 ? -damping * (j.damping[k] / c) : 0.0;
+        passive = c > 0.0 ? -damping * (joint_damping / c) : 0.0;
       }
       // The effort limit bounds the actuator's torque, not the joint's passive damping.
       if (a.mode != ActuationMode::Passive)
@@ -349,15 +354,19 @@ void ProblemBuilder::implicit_rotation(const State& s, int i, double dt) {
 // Joint rows: J from eq. 63, bias v_B = (beta/dt) f_j (eq. 89).
 void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st, double dt) {
   const Model& m = *model_;
+  has_compliance_ = false;
   for (int jn = 0; jn < m.num_joints(); ++jn) {
     const Joint& j = m.joints()[jn];
     const JointAxes& ax = (*ax_)[jn];
-    if (ax.m == 0) continue;
+    int geared = 0;  // DoFs with armature: rows after the constrained ones
+    for (int k = 0; k < ax.d; ++k) geared += j.armature[k] > 0.0;
+    if (ax.m + geared == 0) continue;
     ConstraintBlock& b = p_.blocks.emplace_back();
     b.kind = RowKind::Joint;
     b.cone = ConeKind::Free;
     b.offset = p_.nl;
-    b.size = ax.m;
+    b.size = ax.m + geared;
+    b.rotor_rows = geared;
     b.body[0] = j.follower;
     b.body[1] = j.base;
     b.id = joint_block_id(jn);
@@ -384,8 +393,26 @@ void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st
       // eq. 89b (+ drift compensation), the correction of a large error bounded per step
       const double bound = st.max_joint_correction;
       bias_[p_.nl + r] = (std::clamp(st.beta_joint * f, -bound, bound) + c) / dt;
+      compliance_[p_.nl + r] = 0.0;
     }
-    p_.nl += ax.m;
+    // Armature and damping rows (docs/dynamics.md, "Armature and damping rows"): the DoF's
+    // impulse mu = -a (qd+ - qd-) - dt d qd+, i.e. qd+ + mu / (a + dt d) - a qd- / (a + dt d) =
+    // 0 with qd = g u along the DoF's row g: MuJoCo's joint-space inertia a and implicit damping
+    // d, as a bilateral row of compliance 1 / (a + dt d) added to D's diagonal (build_delassus).
+    for (int k = 0, r = ax.m; k < ax.d; ++k) {
+      if (!(j.armature[k] > 0.0)) continue;
+      const int axis = ax.dof[k];
+      b.J[0].row(r) = ax.Jf.row(axis);
+      b.J[1].row(r) = ax.Jb.row(axis);
+      const double inertia = j.armature[k] + dt * j.damping[k];
+      const double qd = ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub);
+      fbuf_[p_.nl + r] = 0.0;
+      bias_[p_.nl + r] = -j.armature[k] / inertia * qd;
+      compliance_[p_.nl + r] = 1.0 / inertia;
+      has_compliance_ = true;
+      ++r;
+    }
+    p_.nl += b.size;
   }
 }
 
@@ -547,6 +574,15 @@ void ProblemBuilder::build_delassus(const DynamicsSettings& st) {
       }
     }
   }
+  // The armature and damping rows' compliance on their diagonal entries (add_joint_blocks).
+  for (int i = 0; has_compliance_ && i < nbk && p_.blocks[i].kind == RowKind::Joint; ++i) {
+    const ConstraintBlock& b = p_.blocks[i];
+    for (int e = p_.D.row_start(i); e < p_.D.row_start(i + 1); ++e)
+      if (p_.D.entry_col(e) == i) {
+        auto Dii = p_.D.entry(e);
+        for (int r = 0; r < b.size; ++r) Dii(r, r) += compliance_[b.offset + r];
+      }
+  }
   p_.has_dense = build_dense_ && p_.nl <= st.dense_limit;
   if (p_.has_dense) p_.D.to_dense(p_.D_dense);
 }
@@ -573,12 +609,14 @@ Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>& conta
   }
   add_forces(s, st, dt);
 
-  // Upper bound on rows: joints + 2 per limited DoF + 3 per contact.
+  // Upper bound on rows: joints + 2 per limited DoF + 1 per DoF with friction or armature + 3 per
+  // contact.
   int max_rows = m.joint_rows() + 3 * static_cast<int>(contacts.size());
   for (const Joint& j : m.joints())
     for (int k = 0; k < j.dofs(); ++k)
-      max_rows += 2 * j.limits[k].enabled() + (j.friction[k] > 0.0);
+      max_rows += 2 * j.limits[k].enabled() + (j.friction[k] > 0.0) + (j.armature[k] > 0.0);
   if (static_cast<int>(bias_.size()) < max_rows) bias_.resize(max_rows);
+  if (static_cast<int>(compliance_.size()) < max_rows) compliance_.resize(max_rows);
   if (static_cast<int>(fbuf_.size()) < max_rows) fbuf_.resize(max_rows);
 
   if (st.drift_compensation) {  // predicted along u- (see add_joint_blocks)

@@ -26,8 +26,11 @@ using JacobianBlock = Eigen::Matrix<double, 6, 6, Eigen::RowMajor>;
 struct ConstraintBlock {
   RowKind kind = RowKind::Joint;
   ConeKind cone = ConeKind::Free;
-  int offset = 0;            // first row in lambda / v
-  int size = 0;              // rows: m_j (joint), 1 (limit), 3 (contact)
+  int offset = 0;  // first row in lambda / v
+  int size = 0;    // rows: m_j + rotor_rows (joint), 1 (limit), 3 (contact)
+  // joints: the last rotor_rows rows hold the DoFs' armature (compliant, no position term;
+  // docs/dynamics.md, "Armature and damping rows"); the first size - rotor_rows are holonomic.
+  int rotor_rows = 0;
   int body[2] = {-1, -1};    // bodies with non-zero Jacobian blocks; -1 = none (world)
   JacobianBlock J[2];        // J rows for body[0], body[1]
   double mu = 0.0;           // contacts: friction coefficient

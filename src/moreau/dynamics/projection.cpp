@@ -189,6 +189,22 @@ void PositionProjector::correct(State& s, bool chord) {
     minv_[i].topLeftCorner<3, 3>() = Mat3::Identity() / b.mass;
     minv_[i].bottomRightCorner<3, 3>() = R * m.inertia_inverse(i) * R.transpose();
   }
+  // The rotors' inertia joins the metric (docs/dynamics.md, "Position projection"): a g g^T on
+  // the follower per DoF with armature a, g the DoF's follower row, so that a correction turns a
+  // geared joint as little as the motion would; M^-1 by Sherman-Morrison, one DoF at a time.
+  if (!chord)
+    for (int jn = 0; jn < m.num_joints(); ++jn) {
+      const Joint& j = m.joints()[jn];
+      if (incidence_[j.follower].empty()) continue;
+      const JointAxes& ax = axes_[jn];
+      Mat6& Minv = minv_[j.follower];
+      for (int k = 0; k < ax.d; ++k) {
+        if (!(j.armature[k] > 0.0)) continue;
+        const Vec6 h = Minv * ax.Jf.row(ax.dof[k]).transpose();
+        const double gh = ax.Jf.row(ax.dof[k]).dot(h);
+        Minv.noalias() -= (j.armature[k] / (1.0 + j.armature[k] * gh)) * h * h.transpose();
+      }
+    }
   Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6> W;
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6> Aij;
   for (Island& isl : islands_) {

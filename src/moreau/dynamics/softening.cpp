@@ -71,6 +71,11 @@ void apply_softening(Problem& p, const SofteningSettings& s) {
     const double bj = 2.0 / (T * dw);  // eq. 105 damping
     for (int k = 0; k < b.size; ++k) {
       const int row = b.offset + k;
+      if (k >= b.size - b.rotor_rows) {  // an armature row: compliant already, no position term
+        p.R[row] = 0.0;
+        p.v_r[row] = 0.0;
+        continue;
+      }
       // A contact's rows take the impedance of its gap (the normal row's residual).
       const double rd = b.cone == ConeKind::Coulomb ? p.f[b.offset + 2] : p.f[row];
       const double d = std::clamp(impedance(ip, rd), 1e-9, 1.0 - 1e-12);  // guard bad input

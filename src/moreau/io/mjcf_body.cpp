@@ -68,10 +68,17 @@ ParsedJoint parse_joint(Context& c, const Element* e, const std::string& cls) {
   if (j.damping < 0.0 || j.stiffness < 0.0)
     c.fail(e, j.element, "damping, stiffness >= 0", "a negative value");
   j.armature = a.num("armature", 0.0);
-  if (j.armature < 0.0) c.fail(e, j.element + " armature", "armature >= 0", "a negative value");
-  if (j.armature > 0.0 && j.src.kind != SourceKind::Hinge)
-    c.ignore("joint attribute 'armature' of a slide or ball joint (a hinge's only)",
+  if (!(j.armature >= 0.0) || !std::isfinite(j.armature))
+    c.fail(e, j.element + " armature", "a finite number >= 0",
+           std::isfinite(j.armature) ? "a negative value" : "a non-finite value");
+  if (j.armature > 0.0 && j.src.kind == SourceKind::Free)
+    c.ignore("joint attribute 'armature' of a free joint (a floating base has no rotor)",
              e->GetLineNum());
+  else if (j.armature > 0.0 && j.src.kind != SourceKind::Hinge && !c.opt->armature_rows)
+    c.ignore(
+        "joint attribute 'armature' of a slide or ball joint (a hinge's only with --set "
+        "armature=inertia)",
+        e->GetLineNum());
   j.frictionloss = a.num("frictionloss", 0.0);
   if (!(j.frictionloss >= 0.0) || !std::isfinite(j.frictionloss))
     c.fail(e, j.element + " frictionloss", "a finite number >= 0", "a negative value");
@@ -112,6 +119,7 @@ void register_joints(Context& c, int link, const std::vector<ParsedJoint>& js,
       l.limits[dof[k]] = s > 0 ? DofLimit{j.lo - j.src.ref, j.hi - j.src.ref}
                                : DofLimit{-(j.hi - j.src.ref), -(j.lo - j.src.ref)};
     l.damping[dof[k]] = j.damping;
+    l.armature[dof[k]] = j.armature;
     l.friction[dof[k]] = j.frictionloss;
     if (j.stiffness > 0.0) {  // a joint spring: implicit (stable PD, kd 0) towards springref
       DofActuator& act = l.actuators[dof[k]];
@@ -209,6 +217,7 @@ void map_joints(Context& c, const Element* body, int link, std::vector<ParsedJoi
   if (l.joint == JointType::Spherical)  // a lone ball: its damping and friction on its three DoFs
     for (int i = 0; i < 3; ++i) {
       l.damping[i] = js[0].damping;
+      l.armature[i] = js[0].armature;
       l.friction[i] = js[0].frictionloss;
     }
   if (l.joint != JointType::Sequence) return;
@@ -219,6 +228,7 @@ void map_joints(Context& c, const Element* body, int link, std::vector<ParsedJoi
     if (j.src.kind == SourceKind::Ball)
       for (int i = 0; i < 3; ++i) {
         l.damping[next + i] = j.damping;
+        l.armature[next + i] = j.armature;
         l.friction[next + i] = j.frictionloss;
         if (j.stiffness > 0.0) {
           l.actuators[next + i].mode = ActuationMode::StablePd;
@@ -304,14 +314,19 @@ void parse_body(Context& c, const Element* e, int parent, const std::string& chi
     l.com = bm.com;
     l.inertia = bm.inertia;
   }
-  // A hinge's armature (a rotor's inertia about the joint axis) as inertia a e e^T of the body
-  // about its axis: MuJoCo's a qd^2 / 2 with qd the body's spin about e, exact where the parent
-  // does not turn about e, and otherwise short of MuJoCo's coupling -a (e.w_c)(e.w_p) + a (e.w_p)^2
-  // / 2 (docs/model-import.md, "Armature").
-  for (const ParsedJoint& j : js)
-    if (j.src.kind == SourceKind::Hinge && j.armature > 0.0)
-      l.inertia +=
-          j.armature * (0.5 * Mat3::Identity() + 0.5 * j.src.axis * j.src.axis.transpose());
+  // By default a joint's armature (a rotor's inertia) stays the joint's, held exactly by a row per
+  // DoF. With --set armature=inertia a hinge's is inertia a e e^T of the body about its axis:
+  // MuJoCo's a qd^2 / 2 with qd the body's spin about e, exact where the parent does not turn
+  // about e, and otherwise short of MuJoCo's coupling -a (e.w_c)(e.w_p) + a (e.w_p)^2 / 2
+  // (docs/model-import.md, "Armature").
+  if (!c.opt->armature_rows) {
+    for (ParsedJoint& j : js) {
+      if (j.src.kind == SourceKind::Hinge && j.armature > 0.0)
+        l.inertia +=
+            j.armature * (0.5 * Mat3::Identity() + 0.5 * j.src.axis * j.src.axis.transpose());
+      j.armature = 0.0;  // folded (a hinge's) or ignored (parse_joint)
+    }
+  }
   const int self = static_cast<int>(c.tree.links.size());
   c.body_link[l.name] = self;
   c.tree.links.push_back(std::move(l));

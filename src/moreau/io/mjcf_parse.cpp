@@ -299,8 +299,10 @@ void cap_explicit_springs(Context& c, const TreeBuild& tb, Scene& sc) {
                    ang = row.template tail<3>().transpose();
         return lin.squaredNorm() / b.mass + ang.dot(Iw_inv * ang);
       };
-      const double w = winv(j.follower, ax.Jf.row(a)) + winv(j.base, ax.Jb.row(a));
-      if (!(w > 0.0)) continue;
+      const double w_free = winv(j.follower, ax.Jf.row(a)) + winv(j.base, ax.Jb.row(a));
+      if (!(w_free > 0.0)) continue;
+      // The armature adds its inertia to the DoF's (its row, docs/dynamics.md).
+      const double w = 1.0 / (1.0 / w_free + j.armature[k]);
       DofActuator& u = j.actuators[k];
       if (u.mode == ActuationMode::Position && dt * dt * u.kp * w > 1.0) {
         c.warn(line[jn], "joint '" + j.name + "' DoF " + std::to_string(k) + ": stiffness/kp " +

@@ -161,6 +161,7 @@ void read_dofs(const Reader& r, const json& j, const Loc& at, Joint& jt) {
     }
   }
   non_negative_per_dof(r, j, "damping", at, jt, jt.damping);
+  non_negative_per_dof(r, j, "armature", at, jt, jt.armature);  // rotor inertia [kg m^2 or kg]
   non_negative_per_dof(r, j, "friction", at, jt, jt.friction);  // dry friction [N m or N]
   if (const json* v = Reader::get(j, "actuators")) {
     const Loc aat = at.key("actuators");
@@ -242,7 +243,7 @@ Joint read_joint(const Reader& r, const json& j, const Loc& at0, int index, cons
                  const BodyNames& names, const State& s) {
   r.keys(j, at0.named_by(j),
          {"name", "type", "base", "follower", "anchor", "axis", "axis2", "orientation",
-          "frame_base", "frame_follower", "limits", "damping", "friction", "actuators",
+          "frame_base", "frame_follower", "limits", "damping", "armature", "friction", "actuators",
           "collide_connected", "sequence"});
   Joint jt;
   jt.name = "joint" + std::to_string(index);
@@ -285,10 +286,11 @@ void write_joint_dofs(const Joint& jt, nlohmann::ordered_json& out) {
     }
   }
   const int d = jt.dofs();
-  bool limited = false, damped = false, rubbed = false, actuated = false;
+  bool limited = false, damped = false, geared = false, rubbed = false, actuated = false;
   for (int k = 0; k < d; ++k) {
     limited = limited || jt.limits[k].enabled();
     damped = damped || jt.damping[k] != 0.0;
+    geared = geared || jt.armature[k] != 0.0;
     rubbed = rubbed || jt.friction[k] != 0.0;
     actuated = actuated || !is_default(jt.actuators[k]);
   }
@@ -304,6 +306,10 @@ void write_joint_dofs(const Joint& jt, nlohmann::ordered_json& out) {
   if (damped) {
     auto& a = out["damping"] = nlohmann::ordered_json::array();
     for (int k = 0; k < d; ++k) a.push_back(jt.damping[k]);
+  }
+  if (geared) {
+    auto& a = out["armature"] = nlohmann::ordered_json::array();
+    for (int k = 0; k < d; ++k) a.push_back(jt.armature[k]);
   }
   if (rubbed) {
     auto& a = out["friction"] = nlohmann::ordered_json::array();

@@ -38,9 +38,14 @@ Result<ImportOptions> import_options_from_params(const SceneParams& params,
         return Error{file, 0, "--set " + key, "a finite number >= 0", "'" + value + "'"};
       (key == "servo_kp" ? o.servo_kp : o.servo_kd) = v;
       kd_set |= key == "servo_kd";
+    } else if (key == "armature") {
+      if (value != "inertia" && value != "rows")
+        return Error{file, 0, "--set armature", "inertia or rows", "'" + value + "'"};
+      o.armature_rows = value == "rows";
     } else {
       return Error{file, 0, "--set " + key,
-                   "one of floating, package_path, keyframe, servo_kp, servo_kd (URDF/MJCF files)",
+                   "one of floating, package_path, keyframe, servo_kp, servo_kd, armature "
+                   "(URDF/MJCF files)",
                    "'" + key + "'"};
     }
   }

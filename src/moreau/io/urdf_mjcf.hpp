@@ -18,10 +18,14 @@ struct ImportOptions {
   // MJCF: > 0 holds every actuated DoF at its initial angle by a PD servo of these gains
   // [N m/rad, N m s/rad] (docs/model-import.md, "Standing").
   double servo_kp = 0.0, servo_kd = 0.0;
+  // MJCF armature: true (the default) keeps it the joint's, a compliant row per DoF that holds it
+  // and the DoF's damping exactly (Joint::armature); false folds a hinge's into its body's inertia,
+  // the approximation of earlier versions (docs/model-import.md, "Armature").
+  bool armature_rows = true;
 };
 
 // Options from scene parameters: floating=0|1, package_path=DIR[:DIR...], keyframe=NAME,
-// servo_kp=KP, servo_kd=KD (KD defaults to KP / 20).
+// servo_kp=KP, servo_kd=KD (KD defaults to KP / 20), armature=inertia|rows.
 // Unknown keys are an Error naming them.
 Result<ImportOptions> import_options_from_params(const SceneParams& params,
                                                  const std::string& file);

@@ -233,6 +233,7 @@ Joint make_link_joint(const LinkTree& t, const TreeBuild& b, size_t i) {
   j.frame_follower = b.link_in_body[i] * l.joint_frame;
   j.limits = l.limits;
   j.damping = l.damping;
+  j.armature = l.armature;
   j.friction = l.friction;
   j.actuators = l.actuators;
   if (l.joint == JointType::Sequence) j.sequence = link_sequence(l);

@@ -43,6 +43,7 @@ struct TreeLink {
   std::vector<SourceJoint> sources;  // source joints in order (values come in this order)
   std::array<DofLimit, 6> limits{};
   std::array<double, 6> damping{};
+  std::array<double, 6> armature{};        // rotor inertia (Joint::armature)
   std::array<double, 6> friction{};        // dry friction (Joint::friction)
   std::array<DofActuator, 6> actuators{};  // URDF <limit effort> -> effort_limit
   std::array<double, 6> max_velocity{};    // URDF <limit velocity>: kept, not enforced (0: none)

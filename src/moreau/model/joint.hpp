@@ -106,6 +106,10 @@ struct Joint {
   std::array<DofLimit, 6> limits{};        // indexed by DoF 0..d_j-1
   std::array<DofActuator, 6> actuators{};  // indexed by DoF 0..d_j-1
   std::array<double, 6> damping{};         // passive viscous damping per DoF (explicit force)
+  // Rotor inertia per DoF [kg m^2 or kg] (MJCF armature): kinetic energy a qd^2 / 2 in the DoF's
+  // own velocity qd, a joint-space inertia. A DoF with armature gets a compliant row that holds
+  // it and the DoF's damping exactly (docs/dynamics.md, "Armature and damping rows").
+  std::array<double, 6> armature{};
   // Dry (Coulomb) friction per DoF [N m or N]: a row whose impulse is bounded by friction dt
   // (ConeKind::Box; docs/dynamics.md, "Joint friction"). MJCF frictionloss, URDF friction.
   std::array<double, 6> friction{};

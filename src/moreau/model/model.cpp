@@ -117,6 +117,9 @@ std::optional<Error> validate_joint(const Joint& j, int nb, const std::string& e
     if (!std::isfinite(j.damping[k]) || j.damping[k] < 0.0)
       return Error{"", 0, element + " damping[" + std::to_string(k) + "]", "a finite number >= 0",
                    error_number(j.damping[k])};
+    if (!std::isfinite(j.armature[k]) || j.armature[k] < 0.0)
+      return Error{"", 0, element + " armature[" + std::to_string(k) + "]", "a finite number >= 0",
+                   error_number(j.armature[k])};
     if (!std::isfinite(j.friction[k]) || j.friction[k] < 0.0)
       return Error{"", 0, element + " friction[" + std::to_string(k) + "]", "a finite number >= 0",
                    error_number(j.friction[k])};

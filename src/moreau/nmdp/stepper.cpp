@@ -53,6 +53,14 @@ Result<Stepper> Stepper::create(const Model& model, const NmdpSettings& settings
                                     ? actuation_mode_name(J.actuators[k].mode)
                                     : "damped"));
   }
+  for (const Joint& J : model.joints())
+    for (int k = 0; k < J.dofs(); ++k)
+      if (J.armature[k] > 0.0)
+        return model_error(
+            model, "joint '" + J.name + "'",
+            "no armature (the nmdp integrators' tree mass matrix does not hold the "
+            "rotors yet; import MJCF with --set armature=inertia)",
+            "armature " + std::to_string(J.armature[k]) + " on DoF " + std::to_string(k));
   for (const Segment& sg : tree->segments()) {
     if (sg.joint < 0 || sg.chart_at < 0) continue;
     const Joint& j = model.joints()[sg.joint];

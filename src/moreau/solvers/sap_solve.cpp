@@ -207,9 +207,15 @@ void solve_sap(const Problem& p, const SolverSettings& s, const WarmStart& warm,
     return fail(
         "sap: the Problem has no primal view (M, Minv, u_free, u_minus of 6 nb entries, f of nl "
         "entries and dt > 0 are required; FCLib problems carry only D and v_f)");
-  for (const ConstraintBlock& b : p.blocks)
+  for (const ConstraintBlock& b : p.blocks) {
     for (int c = 0; c < 2; ++c)
       if (b.body[c] >= nb) return fail("sap: a constraint block names a body outside the Problem");
+    // Its primal model has no compliant rows with a bias of their own (docs/dynamics.md).
+    if (b.rotor_rows > 0)
+      return fail(
+          "sap: the Problem has armature rows (joint rotor inertia, MJCF armature), which SAP's "
+          "model does not take: import with --set armature=inertia or pick another solver");
+  }
   auto& w = ws.get<SapWorkspace>();
   sap_model(p, prm, w.model);
   // Warm start (Sec. IV): v = u_free + M^-1 J^T lambda for a given lambda (the previous step's
