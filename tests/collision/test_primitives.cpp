@@ -272,6 +272,31 @@ TEST(Manifolds, MeshSoleKeepsTheTouchingCornersOverItsRoundedOutline) {
   }
 }
 
+// A finely meshed flat sole whose vertices are level to rounding (gaps differing by 1e-11 m, a
+// tilt of 1e-10 rad): the manifold keeps its four corners when a replacement must be deeper by the
+// threshold the plane pair uses (margin / 100), and loses them to interior vertices without one,
+// which is how a resting sole's vertices took turns from step to step.
+TEST(Manifolds, LevelSoleKeepsItsCornersUnderTheDepthThreshold) {
+  const double hx = 0.1, hy = 0.05;
+  std::vector<ContactPoint> sole;
+  for (int i = 0; i <= 40; ++i)
+    for (int j = 0; j <= 20; ++j) {
+      const Vec3 x(-hx + hx * i / 20, -hy + hy * j / 10, 0.0);
+      sole.push_back({x, Vec3::UnitZ(), -1e-4 - 1e-10 * (x.x() + 0.5 * x.y()),
+                      static_cast<uint32_t>(sole.size())});
+    }
+  auto corners = [&](std::vector<ContactPoint> c, double deeper) {
+    reduce_manifold(c, 0, Vec3::UnitZ(), kMaxManifold, deeper);
+    int n = 0;
+    for (const auto& p : c)
+      n += std::abs(std::abs(p.point.x()) - hx) < 1e-12 &&
+           std::abs(std::abs(p.point.y()) - hy) < 1e-12;
+    return n;
+  };
+  EXPECT_EQ(corners(sole, 1e-5), 4);
+  EXPECT_LT(corners(sole, 0.0), 4);
+}
+
 TEST(Manifolds, CapsuleLyingOnPlaneHasTwoPoints) {
   const Quat lying(Eigen::AngleAxisd(0.5 * M_PI, Vec3::UnitX()));
   const auto c = run(plane(), {}, capsule(0.1, 0.5), {Vec3(0, 0, 0.1), lying});

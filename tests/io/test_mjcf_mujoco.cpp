@@ -169,7 +169,7 @@ TEST(MjcfMuJoCo, ArmatureRowsFollowMuJoCosJointSpaceRotorInertiaAndDamping) {
       "after 0.1 s: MuJoCo moved up to %.3f rad; moreau off by %.2e (rows), %.2e (folded)\n", moved,
       err_rows, err_folded);
   EXPECT_GT(moved, 0.05);
-  EXPECT_LT(err_rows, 1e-3);
+  EXPECT_LT(err_rows, 1e-4);
   EXPECT_GT(err_folded, 20.0 * err_rows);
 }
 

@@ -10,8 +10,10 @@
 
 #include "io/io_helpers.hpp"
 #include "moreau/dynamics/builder.hpp"
+#include "moreau/io/problem_io.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
 #include "moreau/sim/simulator.hpp"
+#include "moreau/solvers/solver.hpp"
 
 namespace moreau {
 namespace {
@@ -181,6 +183,41 @@ TEST(MjcfSim, SlideArmatureRowIsTheRotorsMomentumBalance) {
   EXPECT_NEAR(run.state.r[0].z(), z, 1e-10);
   EXPECT_NEAR(run.state.u[0](2), v, 1e-10);
   EXPECT_GT(std::abs(z - z_free), 1e-2);
+}
+
+// The armature rows survive a Problem dump (rotor_rows), and SAP, whose primal model has no such
+// row, declines the Problem before and after it; with the armature folded it solves it.
+TEST(MjcfSim, ArmatureRowsSurviveADumpAndSapDeclinesThem) {
+  const std::string xml =
+      "<mujoco><option timestep=\"0.001\" gravity=\"0 0 -9.81\"/><worldbody><body name=\"p\">"
+      "<joint name=\"h\" axis=\"0 1 0\" armature=\"0.05\" damping=\"0.1\"/>"
+      "<inertial pos=\"0 0 -0.5\" mass=\"1\" diaginertia=\"0.01 0.01 0.01\"/></body>"
+      "</worldbody><keyframe><key qpos=\"0.5\"/></keyframe></mujoco>";
+  auto sap_status = [](const Problem& p) {
+    WarmStart w;
+    SolverWorkspace ws;
+    Solution sol;
+    EXPECT_TRUE(solve("sap", p, SolverSettings{}, w, ws, sol));
+    return sol.status;
+  };
+  for (const bool rows : {true, false}) {
+    ImportOptions opt;
+    opt.armature_rows = rows;
+    MjcfRun run = run_mjcf(xml, 1, opt);
+    Simulator sim(run.scene.model, run.scene.settings);
+    ASSERT_TRUE(sim.step(run.state)) << sim.error();
+    const Problem& p = sim.problem();
+    int rotor = 0;
+    for (const ConstraintBlock& b : p.blocks) rotor += b.rotor_rows;
+    EXPECT_EQ(rotor, rows ? 1 : 0);
+    Result<Problem> back = problem_from_bytes(problem_to_bytes(p), "dump");
+    ASSERT_TRUE(back.ok()) << back.error().message();
+    int rotor_back = 0;
+    for (const ConstraintBlock& b : back->blocks) rotor_back += b.rotor_rows;
+    EXPECT_EQ(rotor_back, rotor);
+    EXPECT_EQ(sap_status(p) == SolveStatus::Failed, rows);
+    EXPECT_EQ(sap_status(*back) == SolveStatus::Failed, rows);
+  }
 }
 
 // --set armature=inertia|rows chooses how MJCF armature is imported; anything else is an error

@@ -129,8 +129,13 @@ std::optional<Error> read_blocks(const nlohmann::json& blocks,
     c.dof = int_field(b.at(7), "block dof");
     if (!b.at(8).is_number_unsigned()) throw HeaderError("block id: expected an unsigned integer");
     c.id = b.at(8).get<uint64_t>();  // a hash: the whole 64-bit range
+    // Armature rows (absent from dumps written before them: none).
+    if (b.size() > 9) c.rotor_rows = static_cast<int>(integer(b.at(9), 0, 6, "block rotor_rows"));
     if (c.size < 1 || c.size > 6)
       return bad(path, "block " + std::to_string(i) + " with 1..6 rows and known kinds");
+    if (c.rotor_rows > c.size || (c.rotor_rows > 0 && c.kind != RowKind::Joint))
+      return bad(path, "block " + std::to_string(i) + " with armature rows only on a joint block",
+                 std::to_string(c.rotor_rows) + " of " + std::to_string(c.size) + " rows");
     c.mu = a["block_mu"][i];
     c.restitution = a["block_restitution"][i];
     if (a.count("block_stiffness") && a["block_stiffness"].size() == nbk)
@@ -211,11 +216,12 @@ void write_problem(const Problem& p, std::ostream& out) {
   h["nl"] = p.nl;
   h["num_bodies"] = p.num_bodies;
   h["has_dense"] = p.has_dense;
-  h["block_fields"] = {"kind", "cone", "offset", "size", "body0", "body1", "source", "dof", "id"};
+  h["block_fields"] = {"kind",  "cone",   "offset", "size", "body0",
+                       "body1", "source", "dof",    "id",   "rotor_rows"};
   h["blocks"] = nlohmann::json::array();
   for (const ConstraintBlock& b : p.blocks)
     h["blocks"].push_back({static_cast<int>(b.kind), static_cast<int>(b.cone), b.offset, b.size,
-                           b.body[0], b.body[1], b.source, b.dof, b.id});
+                           b.body[0], b.body[1], b.source, b.dof, b.id, b.rotor_rows});
   h["D_rows"] = nlohmann::json::array();
   for (int i = 0; i < p.D.num_blocks(); ++i) {
     nlohmann::json r = nlohmann::json::array();

@@ -214,7 +214,7 @@ void solve_sap(const Problem& p, const SolverSettings& s, const WarmStart& warm,
     if (b.rotor_rows > 0)
       return fail(
           "sap: the Problem has armature rows (joint rotor inertia, MJCF armature), which SAP's "
-          "model does not take: import with --set armature=inertia or pick another solver");
+          "model does not take: import MJCF with --set armature=inertia, or pick another solver");
   }
   auto& w = ws.get<SapWorkspace>();
   sap_model(p, prm, w.model);
