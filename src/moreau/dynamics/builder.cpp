@@ -354,7 +354,6 @@ void ProblemBuilder::implicit_rotation(const State& s, int i, double dt) {
 // Joint rows: J from eq. 63, bias v_B = (beta/dt) f_j (eq. 89).
 void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st, double dt) {
   const Model& m = *model_;
-  has_compliance_ = false;
   for (int jn = 0; jn < m.num_joints(); ++jn) {
     const Joint& j = m.joints()[jn];
     const JointAxes& ax = (*ax_)[jn];
@@ -393,7 +392,6 @@ void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st
       // eq. 89b (+ drift compensation), the correction of a large error bounded per step
       const double bound = st.max_joint_correction;
       bias_[p_.nl + r] = (std::clamp(st.beta_joint * f, -bound, bound) + c) / dt;
-      compliance_[p_.nl + r] = 0.0;
     }
     // Armature and damping rows (docs/dynamics.md, "Armature and damping rows"): the DoF's
     // impulse mu = -a (qd+ - qd-) - dt d qd+, i.e. qd+ + mu / (a + dt d) - a qd- / (a + dt d) =
@@ -409,7 +407,6 @@ void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st
       fbuf_[p_.nl + r] = 0.0;
       bias_[p_.nl + r] = -j.armature[k] / inertia * qd;
       compliance_[p_.nl + r] = 1.0 / inertia;
-      has_compliance_ = true;
       ++r;
     }
     p_.nl += b.size;
@@ -575,12 +572,13 @@ void ProblemBuilder::build_delassus(const DynamicsSettings& st) {
     }
   }
   // The armature and damping rows' compliance on their diagonal entries (add_joint_blocks).
-  for (int i = 0; has_compliance_ && i < nbk && p_.blocks[i].kind == RowKind::Joint; ++i) {
+  for (int i = 0; i < nbk && p_.blocks[i].kind == RowKind::Joint; ++i) {
     const ConstraintBlock& b = p_.blocks[i];
+    if (b.rotor_rows == 0) continue;
     for (int e = p_.D.row_start(i); e < p_.D.row_start(i + 1); ++e)
       if (p_.D.entry_col(e) == i) {
         auto Dii = p_.D.entry(e);
-        for (int r = 0; r < b.size; ++r) Dii(r, r) += compliance_[b.offset + r];
+        for (int r = b.size - b.rotor_rows; r < b.size; ++r) Dii(r, r) += compliance_[b.offset + r];
       }
   }
   p_.has_dense = build_dense_ && p_.nl <= st.dense_limit;

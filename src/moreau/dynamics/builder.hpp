@@ -63,8 +63,7 @@ class ProblemBuilder {
   JointAxes pred_axes_;
   State pred_;                       // s [+] dt u-, for drift compensation
   std::vector<double> bias_, fbuf_;  // v_B + E v^- per row, before it is added to J u_free
-  std::vector<double> compliance_;   // per joint row: an armature row's 1 / (a + dt d), else 0
-  bool has_compliance_ = false;      // some joint row of this build has compliance
+  std::vector<double> compliance_;   // per armature row: 1 / (a + dt d) (other rows: unused)
   std::vector<std::vector<std::pair<int, int>>> incidence_;  // per body: (block, slot)
   std::vector<int> sizes_, cols_, mark_;
   std::vector<JacobianBlock> jminv_[2];  // J_{i,s} M^-1, per block and slot
