@@ -98,6 +98,9 @@ py::list blocks(const Problem& p) {
     d["restitution"] = b.restitution;
     d["id"] = b.id;
     d["source"] = b.source;
+    d["dof"] = b.dof;
+    // joints: the last rotor_rows rows are the armature rows (docs/dynamics.md)
+    d["rotor_rows"] = b.rotor_rows;
     out.append(d);
   }
   return out;

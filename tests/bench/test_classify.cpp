@@ -240,3 +240,17 @@ TEST(BenchClassify, WithoutBodiesOnlyContactsClassify) {
   EXPECT_EQ(classify(testing_problems::one_contact(Mat3::Identity(), Vec3::Zero(), 0.3)).category,
             Category::SingleContact);
 }
+
+// A joint's armature rows (ConstraintBlock::rotor_rows, compliant) are not constraints of the
+// report's densities: m_J and n_lambda count the holonomic rows only.
+TEST(BenchClassify, ArmatureRowsAreNotCountedAsJointRows) {
+  Problem p = contacts_on_one_body(1, 5, 2);
+  const SampleInfo all = classify(p);
+  EXPECT_EQ(all.joint_rows, 5);
+  p.blocks[0].rotor_rows = 1;  // the joint block's last row is a rotor's
+  const SampleInfo geared = classify(p);
+  EXPECT_EQ(geared.joint_rows, 4);
+  EXPECT_DOUBLE_EQ(geared.d_J, 4.0 / 12.0);
+  EXPECT_DOUBLE_EQ(geared.d_JC, (p.nl - 1) / 12.0);
+  EXPECT_EQ(geared.nl, p.nl);
+}

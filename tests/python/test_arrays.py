@@ -98,3 +98,24 @@ def test_fclib_round_trip(moreau, tmp_path):
     with pytest.raises(ValueError, match="block"):
         moreau.save_fclib(jointed, str(tmp_path / "y.hdf5"))
     assert not (tmp_path / "y.hdf5").exists()
+
+
+def test_armature_rows_are_marked_and_carry_their_compliance(moreau):
+    # damped_ankle.xml: three hinges, armature a = 0.01 and damping d = 0.05 on each, dt 2 ms.
+    sim = moreau.Simulator(moreau.load(str(PROBLEMS.parent / "damped_ankle.xml")))
+    sim.step(1)
+    p = sim.problem()
+    joints = [b for b in p.blocks if b["kind"] == "joint"]
+    assert len(joints) == 3
+    assert all(b["rotor_rows"] == 1 and b["size"] == 6 for b in joints)
+    # D = J M^-1 J^T + C (docs/dynamics.md, "Armature and damping rows"): C is diagonal, with
+    # 1 / (a + dt d) on each armature row (a joint block's last row) and zero elsewhere.
+    J = p.J()
+    Minv = np.zeros((6 * p.num_bodies, 6 * p.num_bodies))
+    for b, m in enumerate(p.Minv):
+        Minv[6 * b:6 * b + 6, 6 * b:6 * b + 6] = m
+    C = p.D_dense() - J @ Minv @ J.T
+    rotor = [b["offset"] + b["size"] - 1 for b in joints]
+    expected = np.zeros(p.nl)
+    expected[rotor] = 1.0 / (0.01 + 0.002 * 0.05)
+    assert np.allclose(C, np.diag(expected), rtol=1e-12, atol=1e-9)

@@ -75,12 +75,16 @@ SampleInfo classify(const Problem& p) {
   s.limit_rows = p.rows_of(RowKind::Limit);
   s.contacts = p.count(RowKind::Contact);
   s.nl = p.nl;
-  s.joint_rows = p.rows_of(RowKind::Joint);
+  // m_J counts the holonomic rows: a joint's armature rows (compliant, docs/dynamics.md) are
+  // neither constraints of the report's categories nor redundant.
+  int rotor = 0;
+  for (const ConstraintBlock& b : p.blocks) rotor += b.rotor_rows;
+  s.joint_rows = p.rows_of(RowKind::Joint) - rotor;
   const double dofs = 6.0 * s.bodies;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   s.d_J = s.bodies > 0 ? s.joint_rows / dofs : nan;      // d_J = m_J / (6 n_b)
   s.d_C = s.bodies > 0 ? 3.0 * s.contacts / dofs : nan;  // d_C = 3 n_c / (6 n_b)
-  s.d_JC = s.bodies > 0 ? s.nl / dofs : nan;             // d_JC = n_lambda / (6 n_b)
+  s.d_JC = s.bodies > 0 ? (s.nl - rotor) / dofs : nan;   // d_JC = n_lambda / (6 n_b)
   s.mass_ratio = touched_mass_ratio(p);
   if (p.nl > 0) {
     MatX D;
