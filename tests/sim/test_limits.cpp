@@ -1,6 +1,8 @@
 // Joint limits: rows activated by their gap (eq. 28-30) stop the motion at the bound.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "moreau/dynamics/builder.hpp"
 #include "moreau/model/primitives.hpp"
 #include "moreau/sim/simulator.hpp"
@@ -97,4 +99,35 @@ TEST(Limits, PrismaticLimitHoldsAgainstGravity) {
   for (const ConstraintBlock& blk : sim.problem().blocks)
     if (blk.kind == RowKind::Limit) total += sim.solution().lambda[blk.offset];
   EXPECT_NEAR(total, 2.0 * 9.81 * st.dt, 1e-6);
+}
+
+// A limit whose row the step's start does not call for (g + dt min(0, qd^-) > limit_margin), while
+// the step's own velocity carries the joint past it: the step is solved again with the row
+// (Simulator::step, ProblemBuilder::force_crossed_limits), and the joint stops at its bound
+// instead of overshooting it by the step's travel and creeping back at the bounded correction.
+// Here gravity over one long step (dt = 0.1 s) swings the pendulum from rest 0.05 rad above its
+// bound to -0.0705 rad.
+TEST(Limits, AStepWhoseVelocityCrossesAnInactiveBoundStopsAtIt) {
+  const double dt = 0.1, lower = -0.05;
+  auto one_step = [&](double bound) {
+    Limited L = limited_pendulum(JointType::Revolute, bound, 0.3);
+    SimSettings st;
+    st.dt = dt;
+    st.solver_settings.tol = 1e-12;
+    st.dynamics.position_projection = false;  // the step's own answer
+    Simulator sim(L.model, st);
+    EXPECT_TRUE(sim.step(L.state)) << sim.error();
+    EXPECT_TRUE(sim.solution().converged());
+    double q, qd;
+    joint_dof_state(L.model.joints()[0], L.state, 0, &q, &qd);
+    return std::pair<double, int>(q, sim.problem().count(RowKind::Limit));
+  };
+  const auto [q_free, rows_free] = one_step(-10.0);
+  EXPECT_LT(q_free, lower - 0.02) << "without the bound the step crosses it";
+  EXPECT_EQ(rows_free, 0);
+  const auto [q, rows] = one_step(lower);
+  std::printf("one step of %.1f s: %.4f rad without the bound, %.7f with it at %.2f\n", dt, q_free,
+              q, lower);
+  EXPECT_EQ(rows, 1) << "the row the step's velocity called for";
+  EXPECT_NEAR(q, lower, 1e-6);
 }

@@ -55,6 +55,10 @@ ProblemBuilder::ProblemBuilder(const Model& model) : model_(&model) {
   p_.u_minus.resize(6 * nb);
   p_.generalized_force.resize(6 * nb);
   p_.u_free.resize(6 * nb);
+  int bounds = 0;  // force_crossed_limits adds at most one id per bound: no allocation per step
+  for (const Joint& j : model.joints())
+    for (int k = 0; k < j.dofs(); ++k) bounds += 2 * j.limits[k].enabled();
+  forced_limits_.reserve(bounds);
   // A joint whose bodies are already connected (through other joints or the world) closes a loop.
   std::vector<int> root(nb + 1);  // union-find over the bodies and the world (nb)
   for (int b = 0; b <= nb; ++b) root[b] = b;
@@ -433,7 +437,11 @@ void ProblemBuilder::add_limit_blocks(const State& s, const DynamicsSettings& st
         const double sign = side == 0 ? 1.0 : -1.0;
         const double g = sign * (q - bound);  // eq. 28
         const double gd = sign * qd;
-        if (g + dt * std::min(0.0, gd) > st.limit_margin) continue;
+        if (g + dt * std::min(0.0, gd) > st.limit_margin &&
+            (forced_limits_.empty() ||
+             std::find(forced_limits_.begin(), forced_limits_.end(), limit_block_id(jn, k, side)) ==
+                 forced_limits_.end()))
+          continue;
         ConstraintBlock& b = p_.blocks.emplace_back();
         b.kind = RowKind::Limit;
         b.cone = ConeKind::Orthant;
@@ -641,6 +649,47 @@ Problem& ProblemBuilder::build(const State& s, const std::vector<Contact>& conta
   if (st.softening.enabled) apply_softening(p_, st.softening);
   ax_ = &axes_;  // the caller's may change after the build
   return p_;
+}
+
+bool ProblemBuilder::force_crossed_limits(const State& s, const VecX& u_plus, double h, double dt,
+                                          const DynamicsSettings& st,
+                                          const std::vector<JointAxes>* axes) {
+  const Model& m = *model_;
+  // The build's axes: the caller's, or those it evaluated at s itself.
+  const std::vector<JointAxes>& all =
+      axes != nullptr && static_cast<int>(axes->size()) == m.num_joints() ? *axes : axes_;
+  bool found = false;
+  for (int jn = 0; jn < m.num_joints(); ++jn) {
+    const Joint& j = m.joints()[jn];
+    const JointAxes& ax = all[jn];
+    const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
+    const Vec6 pf = u_plus.segment<6>(6 * j.follower);
+    const Vec6 pb = j.base >= 0 ? Vec6(u_plus.segment<6>(6 * j.base)) : Vec6::Zero();
+    for (int k = 0; k < ax.d; ++k) {
+      const DofLimit& lim = j.limits[k];
+      if (!lim.enabled()) continue;
+      const int axis = ax.dof[k];
+      const double q = ax.value[axis];
+      const double qd = ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub);
+      const double qd_plus = ax.Jf.row(axis).dot(pf) + ax.Jb.row(axis).dot(pb);
+      for (int side = 0; side < 2; ++side) {
+        const double bound = side == 0 ? lim.lower : lim.upper;
+        if (!std::isfinite(bound)) continue;
+        const double sign = side == 0 ? 1.0 : -1.0;
+        const double g = sign * (q - bound);
+        const uint64_t id = limit_block_id(jn, k, side);
+        // Rows the build made (add_limit_blocks' test) hold already.
+        if (g + dt * std::min(0.0, sign * qd) <= st.limit_margin ||
+            std::find(forced_limits_.begin(), forced_limits_.end(), id) != forced_limits_.end())
+          continue;
+        if (g + h * sign * qd_plus < 0.0) {
+          forced_limits_.push_back(id);
+          found = true;
+        }
+      }
+    }
+  }
+  return found;
 }
 
 // A loop's redundant joint rows are combinations of the others (J_d = B J_k), so any velocity

@@ -25,6 +25,15 @@ class ProblemBuilder {
   // The last build's D_jj, factored with its redundant rows dropped, where the model has loops
   // (make_redundant_rows_consistent needs it); nullptr otherwise. Valid until the next build.
   const JointDelassus* joint_factor() const { return joint_factor_ ? &redundant_ : nullptr; }
+  // After a solve of the last build at s (with the same `axes`): the limits without a row there
+  // that the step's velocity u_plus (6 per body) carries past their bound within h (the time the
+  // positions advance along u_plus: dt, or dt / 2 from Moreau's midpoint), an impact's impulse
+  // having turned the joint toward its bound within the step. They get a row in every later
+  // build until clear_forced_limits(). True when it found any (docs/dynamics.md, "Limits").
+  bool force_crossed_limits(const State& s, const VecX& u_plus, double h, double dt,
+                            const DynamicsSettings& st,
+                            const std::vector<JointAxes>* axes = nullptr);
+  void clear_forced_limits() { forced_limits_.clear(); }
   const Problem& problem() const { return p_; }
   // Whether build() also fills Problem::D_dense (when nl <= DynamicsSettings::dense_limit). Only
   // solvers that read the dense copy need it (SolverInfo::reads_dense); on by default.
@@ -61,9 +70,10 @@ class ProblemBuilder {
   std::vector<JointAxes> axes_;                // evaluated here when the caller has none
   const std::vector<JointAxes>* ax_ = &axes_;  // during a build: the caller's or axes_
   JointAxes pred_axes_;
-  State pred_;                       // s [+] dt u-, for drift compensation
-  std::vector<double> bias_, fbuf_;  // v_B + E v^- per row, before it is added to J u_free
-  std::vector<double> compliance_;   // per armature row: 1 / (a + dt d) (other rows: unused)
+  State pred_;                           // s [+] dt u-, for drift compensation
+  std::vector<double> bias_, fbuf_;      // v_B + E v^- per row, before it is added to J u_free
+  std::vector<uint64_t> forced_limits_;  // limit block ids given a row (force_crossed_limits)
+  std::vector<double> compliance_;       // per armature row: 1 / (a + dt d) (other rows: unused)
   std::vector<std::vector<std::pair<int, int>>> incidence_;  // per body: (block, slot)
   std::vector<int> sizes_, cols_, mark_;
   std::vector<JacobianBlock> jminv_[2];  // J_{i,s} M^-1, per block and slot

@@ -104,7 +104,8 @@ bool Simulator::step(State& s) {
   const State& at = midpoint ? mid_ : s;
   contacts_ = &collision_.detect(at, settings_.collision);
   times_.collision = lap(clock);
-  Problem& p = builder_.build(at, *contacts_, dt, settings_.dynamics, projector_.axes_at(at));
+  const std::vector<JointAxes>* axes = projector_.axes_at(at);
+  Problem& p = builder_.build(at, *contacts_, dt, settings_.dynamics, axes);
   times_.build = lap(clock);
   if (!p.v_f.allFinite()) {
     error_ = "non-finite free velocity at t = " + std::to_string(s.t) +
@@ -112,19 +113,28 @@ bool Simulator::step(State& s) {
     return false;
   }
   make_warm_start(p);
-  if (!solve_step(p)) {
-    error_ = solution_.message;
-    return false;
+  if (!solve_checked(p, s.t)) return false;
+  p.velocity_from_impulse(solution_.lambda, u_plus_);  // eq. 76
+  // A limit the step's velocity carries past its bound with no row (an impact's impulse turned
+  // the joint toward it within the step): the Problem is built again with its row and solved from
+  // this answer (docs/dynamics.md, "Limits").
+  const double h = integrator_theta(settings_.integrator) ? 0.0 : midpoint ? 0.5 * dt : dt;
+  for (int pass = 0; h > 0.0 && pass < kLimitPasses &&
+                     builder_.force_crossed_limits(at, u_plus_, h, dt, settings_.dynamics, axes);
+       ++pass) {
+    remember_solution(p);
+    builder_.build(at, *contacts_, dt, settings_.dynamics, axes);
+    make_warm_start(p);
+    if (!solve_checked(p, s.t)) {
+      builder_.clear_forced_limits();
+      return false;
+    }
+    p.velocity_from_impulse(solution_.lambda, u_plus_);
   }
-  if (solution_.status == SolveStatus::Diverged || solution_.status == SolveStatus::Failed) {
-    error_ = std::string("solver '") + settings_.solver + "' " + status_name(solution_.status) +
-             " at t = " + std::to_string(s.t) + " s" +
-             (solution_.message.empty() ? "" : ": " + solution_.message);
-    return false;
-  }
+  builder_.clear_forced_limits();
   remember_solution(p);
   times_.solve = lap(clock);
-  integrate(s, p);
+  integrate(s);
   times_.integrate = lap(clock);
   // Post-stabilization of the positions only: u+ already satisfies the joint rows at s (or s_m),
   // and projecting it too would remove kinetic energy (docs/dynamics.md, "Position projection").
@@ -136,6 +146,20 @@ bool Simulator::step(State& s) {
   times_.project = lap(clock);
   if (!finite) {
     error_ = "non-finite state after the step ending at t = " + std::to_string(s.t) + " s";
+    return false;
+  }
+  return true;
+}
+
+bool Simulator::solve_checked(Problem& p, double t) {
+  if (!solve_step(p)) {
+    error_ = solution_.message;
+    return false;
+  }
+  if (solution_.status == SolveStatus::Diverged || solution_.status == SolveStatus::Failed) {
+    error_ = std::string("solver '") + settings_.solver + "' " + status_name(solution_.status) +
+             " at t = " + std::to_string(t) + " s" +
+             (solution_.message.empty() ? "" : ": " + solution_.message);
     return false;
   }
   return true;
@@ -166,12 +190,11 @@ bool Simulator::check_step(const State& s) {
   return true;
 }
 
-// u+ from the impulse (eq. 76), then the positions: s+ = s [+] dt u+ (semi-implicit Euler),
-// s+ = s_m [+] dt/2 u+ (Moreau's midpoint), or SAP's theta-method
-// s+ = s [+] dt (theta_vq u+ + (1 - theta_vq) u-) (Castro et al. 2023, eq. 12).
-void Simulator::integrate(State& s, const Problem& p) {
+// u+ (u_plus_, from the impulse by eq. 76), then the positions: s+ = s [+] dt u+ (semi-implicit
+// Euler), s+ = s_m [+] dt/2 u+ (Moreau's midpoint), or SAP's theta-method s+ = s [+] dt (theta_vq
+// u+ + (1 - theta_vq) u-) (Castro et al. 2023, eq. 12).
+void Simulator::integrate(State& s) {
   const double dt = settings_.dt;
-  p.velocity_from_impulse(solution_.lambda, u_plus_);  // eq. 76
   for (int i = 0; i < model_->num_bodies(); ++i) twist_buf_[i] = u_plus_.segment<6>(6 * i);
   if (settings_.integrator == Integrator::MoreauMidpoint) {
     s.r = mid_.r;

@@ -78,8 +78,12 @@ class Simulator {
   // Solves the step's Problem into solution_, by the fast path when it applies and its answer
   // passes the full problem's natural map; false on an unknown solver.
   bool solve_step(Problem& p);
+  // solve_step, and the message of a solver that fails or diverges; false then.
+  bool solve_checked(Problem& p, double t);
   void remember_solution(const Problem& p);
-  void integrate(State& s, const Problem& p);  // u+ from the impulse, positions by the integrator
+  void integrate(State& s);  // u+ (u_plus_), positions by the integrator
+  // Builds and solves again for limits the answer's velocity crosses (step()): at most this many.
+  static constexpr int kLimitPasses = 2;
 
   const Model* model_;
   SimSettings settings_;
