@@ -24,7 +24,8 @@ FastPath::FastPath(const SimSettings& settings)
       cold_rows_(settings.fast_path_cold_rows),
       rescue_rows_(settings.fast_path_rescue > 0 ? settings.fast_path_rescue_rows : 0),
       rescue_iters_(settings.fast_path_rescue),
-      takes_(takes(settings.solver, settings.solver_settings)) {
+      takes_(takes(settings.solver, settings.solver_settings)),
+      set_aside_open_(settings.fast_path_set_aside_open) {
   newton_settings_.max_iters = newton_;
   pile_settings_.max_iters = newton_;
   pile_settings_.nsn.prox = std::max(pile_settings_.nsn.prox, settings.fast_path_pile_prox);
@@ -56,6 +57,10 @@ bool FastPath::takes(const std::string& solver, const SolverSettings& st) {
 // kept with that status, as the full solve's would be.
 bool FastPath::solve(Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol,
                      const JointDelassus* joint_factor) {
+  set_aside_used_ = 0;
+  taken_back_used_ = 0;
+  polished_last_ = polished_;
+  polished_ = false;
   if (!takes_ || p.R.size() != 0 || p.nl == 0) return false;
   const auto t0 = std::chrono::steady_clock::now();
   // sol is still the last step's: its answer well inside tol predicts a warm start that meets tol
@@ -149,20 +154,74 @@ bool FastPath::solve(Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution&
   return true;
 }
 
-// One island q (or the whole Problem): its joint rows eliminated where the elimination applies,
-// else q solved as it is; the answer into lambda (q.nl entries), the solvers' counts into stats.
-// False when a solver fails or diverges (the caller then solves the full problem).
+// One island q (or the whole Problem). On a mechanism's island (joint rows) with open contacts
+// (sim/open_contacts.hpp), those are set aside first: the rest solved by solve_rows, and its
+// answer, with no impulse on them, taken where q's natural map meets tol; where it does not, those
+// it lets close (v_n < -tol) are taken back and the rest solved again, and where none is, or the
+// rest's solve stops above tol, q is solved whole. An island without joint rows (objects, a pile)
+// is solved whole: little to save in its reduction, and a take-back would solve it twice
+// (humanoid100's objects: a take-back on 121 of 1000 steps, 40% more time per step).
 bool FastPath::solve_island(Problem& q, const JointDelassus* joint_factor, const WarmStart& warm,
                             SolverWorkspace& ws, GrowVec& lambda, IslandStats& stats) {
+  if (!set_aside_open_ || q.rows_of(RowKind::Joint) == 0 || open_.choose(q, warm.lambda) == 0)
+    return solve_rows(q, joint_factor, warm, ws, lambda, stats);
+  saved_v_f_ = q.v_f;
+  for (int attempt = 0; attempt < kOpenTries; ++attempt) {
+    open_.extract(q, kept_);
+    if (warm.empty())
+      kept_warm_.lambda.resize(0);
+    else
+      open_.gather(q, warm.lambda, kept_warm_.lambda);
+    IslandStats kept_stats;
+    const bool solved = solve_rows(kept_, joint_factor, kept_warm_, ws, kept_lambda_, kept_stats);
+    stats.iterations += kept_stats.iterations;
+    stats.fallbacks += kept_stats.fallbacks;
+    stats.iteration_time_s += kept_stats.iteration_time_s;
+    if (!solved || kept_stats.status != SolveStatus::Converged) break;
+    open_.scatter_kept(q, kept_.v_f, q.v_f);  // a wedged contact's corrected free velocity
+    lambda.resize(q.nl);
+    open_.scatter(q, kept_lambda_, lambda);
+    island_v_.resize(q.nl);
+    q.D.multiply(lambda.data(), island_v_.data());
+    island_v_ += q.v_f;
+    const double natmap = ncp_residuals(q, lambda, island_v_, true, scratch_).natmap;
+    if (natmap <= settings_.tol) {
+      set_aside_used_ += q.count(RowKind::Contact) - kept_.count(RowKind::Contact);
+      stats.warm_answers += kept_stats.warm_answers;
+      stats.wedged += kept_stats.wedged;
+      stats.warm_natmap = natmap;  // with island_v_: q's velocity, for the caller
+      return true;
+    }
+    q.v_f = saved_v_f_;
+    const int back = open_.take_back(q, island_v_, settings_.tol);
+    if (back == 0) break;
+    taken_back_used_ += back;
+  }
+  q.v_f = saved_v_f_;
+  return solve_rows(q, joint_factor, warm, ws, lambda, stats);
+}
+
+// One island q (or the whole Problem), all its rows: its joint rows eliminated where the
+// elimination applies, else q solved as it is; the answer into lambda (q.nl entries), the solvers'
+// counts into stats. False when a solver fails or diverges (the caller then solves the full
+// problem).
+bool FastPath::solve_rows(Problem& q, const JointDelassus* joint_factor, const WarmStart& warm,
+                          SolverWorkspace& ws, GrowVec& lambda, IslandStats& stats) {
   const bool eliminate = schur_.factor(q, joint_factor);  // false without joint rows
   // A warm answer well inside tol is taken as it is. One nearer tol is polished by nsn to
   // kWarmPolishMargin tol first: taken as it is, it leaves a residual velocity that the next
   // step's solve cancels with an extra impulse, which the step after reuses as its warm answer,
   // reversing that velocity; a period-2 cycle of warm answers and Newton steps at rest (the H1
   // lying: 96 and 175 us per step, alternating; docs/performance.md).
+  // After a step that polished, a warm answer is taken as it is only within kWarmPolishMargin
+  // tol: one between that and kWarmAnswerMargin tol left a residual velocity that lifted the next
+  // step's warm start above it, a period-2 cycle of warm answers and polishes (the G1 29 lying:
+  // 6.9e-10, then 1.4e-9, tol 1e-8; 501 warm answers of 1000 steps, where a polish of the first
+  // lets the next ones stay near 5e-11).
   bool polish = false;
   if (warm_answers(q, warm, eliminate, lambda, stats.warm_natmap)) {
-    if (stats.warm_natmap <= kWarmAnswerMargin * settings_.tol) {
+    const double margin = polished_last_ ? kWarmPolishMargin : kWarmAnswerMargin;
+    if (stats.warm_natmap <= margin * settings_.tol) {
       ++stats.warm_answers;
       return true;
     }
@@ -193,6 +252,7 @@ bool FastPath::solve_island(Problem& q, const JointDelassus* joint_factor, const
       answer(newton_sol_.lambda);
       stats.iterations += newton_sol_.iterations;
       stats.iteration_time_s += newton_sol_.iteration_time_s;
+      polished_ = true;
       return true;
     }
     // Not polished: the warm answer, within tol, stands, unless unwedge() changed the problem it

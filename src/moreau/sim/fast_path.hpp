@@ -11,6 +11,7 @@
 
 #include "moreau/sim/islands.hpp"
 #include "moreau/sim/joint_schur.hpp"
+#include "moreau/sim/open_contacts.hpp"
 #include "moreau/sim/settings.hpp"
 #include "moreau/solvers/solver.hpp"
 
@@ -34,8 +35,15 @@ class FastPath {
   // `joint_factor`: p's D_jj factored by its builder (ProblemBuilder::joint_factor), or nullptr.
   // On the islands the elimination reduces, p's free velocity at a wedged contact moves to the
   // nearest one its cone admits (JointSchur::unwedge), before it is solved and judged.
+  // With SimSettings::fast_path_set_aside_open, a mechanism's open contacts are set aside first
+  // (sim/open_contacts.hpp): the answer of the others stands where the island's natural map meets
+  // tol.
   bool solve(Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution& sol,
              const JointDelassus* joint_factor = nullptr);
+  // Of the last step the fast path answered: the contacts it set aside (0 when it solved them all).
+  int set_aside() const { return set_aside_used_; }
+  // Of those it set aside first, the ones its answer let close, taken back and solved.
+  int taken_back() const { return taken_back_used_; }
 
   // Of the last step the fast path answered: the islands it solved apart, and those answered by
   // their warm start with no solver iteration.
@@ -55,6 +63,8 @@ class FastPath {
   };
   bool solve_island(Problem& q, const JointDelassus* joint_factor, const WarmStart& warm,
                     SolverWorkspace& ws, GrowVec& lambda, IslandStats& stats);
+  bool solve_rows(Problem& q, const JointDelassus* joint_factor, const WarmStart& warm,
+                  SolverWorkspace& ws, GrowVec& lambda, IslandStats& stats);
   // `warm`: the island's warm start (its limit and contact rows are r's where it was eliminated).
   bool solve_reduced(const Problem& r, bool eliminated, bool wedged, const WarmStart& warm,
                      SolverWorkspace& ws, int& newton_iters);
@@ -81,20 +91,31 @@ class FastPath {
   int rescue_rows_ = 0;             // SimSettings::fast_path_rescue_rows
   int rescue_iters_ = 0;            // SimSettings::fast_path_rescue
   bool takes_ = false;              // takes(solver_, settings_)
-  Islands islands_;                 // the split of the Problem
-  Problem island_;                  // one island, extracted
-  WarmStart island_warm_;           // its warm start
-  GrowVec island_lambda_;           // its answer
-  JointSchur schur_;                // the elimination of an island's joint rows
-  WarmStart schur_warm_;            // its warm start (the limit and contact rows)
-  Solution schur_sol_;              // its solution
-  WarmStart cold_start_;            // empty: nsn's retry from zero
-  WarmStart rescue_best_;           // the rescue's best nsn iterate
-  WarmStart settle_warm_;           // the settle's start (solve_reduced)
-  WarmStart full_warm_;             // the islands' answer, nsn's start on the whole Problem
+  bool set_aside_open_ = false;     // SimSettings::fast_path_set_aside_open
+  OpenContacts open_;               // an island's open contacts
+  Problem kept_;                    // the island without them
+  WarmStart kept_warm_;             // its warm start
+  GrowVec saved_v_f_;               // q's free velocity before a try on kept_ (unwedge moves it)
+  GrowVec kept_lambda_;             // kept_'s answer
+  int set_aside_used_ = 0, taken_back_used_ = 0;
+  // Tries on p without its open contacts: the first, and one after taking back those the answer
+  // lets close.
+  static constexpr int kOpenTries = 2;
+  Islands islands_;        // the split of the Problem
+  Problem island_;         // one island, extracted
+  WarmStart island_warm_;  // its warm start
+  GrowVec island_lambda_;  // its answer
+  JointSchur schur_;       // the elimination of an island's joint rows
+  WarmStart schur_warm_;   // its warm start (the limit and contact rows)
+  Solution schur_sol_;     // its solution
+  WarmStart cold_start_;   // empty: nsn's retry from zero
+  WarmStart rescue_best_;  // the rescue's best nsn iterate
+  WarmStart settle_warm_;  // the settle's start (solve_reduced)
+  WarmStart full_warm_;    // the islands' answer, nsn's start on the whole Problem
   Solution newton_sol_;
   GrowVec full_lambda_, full_v_, island_v_, trial_v_, scratch_;
-  bool try_warm_ = false;  // this step's warm_answers() may answer
+  bool try_warm_ = false;                          // this step's warm_answers() may answer
+  bool polished_ = false, polished_last_ = false;  // a warm answer polished: this step, the last
   int islands_used_ = 0, warm_answers_used_ = 0, wedged_used_ = 0;
   // Of the last step whose islands' warm starts were tested: one of them missed tol. Whether
   // this step tested one yet.

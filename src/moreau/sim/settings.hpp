@@ -66,6 +66,12 @@ struct SimSettings {
   // meets tol is the answer (docs/performance.md, "A warm start that answers the step"). 0: the
   // step's solver alone (and no warm answer).
   int fast_path_newton = 50;
+  // Contacts opening without an impulse (a free normal velocity, the gap's bias g / dt included,
+  // above zero and none in the warm start: most of a robot's contacts within the collision
+  // margin) are set aside: the rest is solved, and the answer stands, with no impulse on them,
+  // where the full problem's natural map meets tol; otherwise those it lets close are taken back
+  // and it is solved again, and then the whole problem (sim/open_contacts.hpp).
+  bool fast_path_set_aside_open = true;
   // Where nsn from the warm start does not converge on a reduced NCP of at most this many rows,
   // nsn once more from zero before the step's solver: a warm start from a step whose contacts
   // and limits differed can mislead Newton where zero does not (docs/performance.md). Above it

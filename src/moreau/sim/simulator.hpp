@@ -69,6 +69,10 @@ class Simulator {
   // Contacts of the last step wedged by the joints, whose free velocity the fast path corrected
   // (JointSchur::unwedge; docs/performance.md, "Wedged contacts").
   int fast_path_wedged() const { return fast_path_.wedged(); }
+  // Open contacts the last fast step set aside (SimSettings::fast_path_set_aside_open).
+  int fast_path_set_aside() const { return fast_path_used_ ? fast_path_.set_aside() : 0; }
+  // Of those, the ones the step's answer let close, taken back and solved with the rest.
+  int fast_path_taken_back() const { return fast_path_used_ ? fast_path_.taken_back() : 0; }
 
  private:
   // The stages of step(), in order.
