@@ -12,34 +12,20 @@ a JSON summary (means over the states).
 Usage: python3 tools/contacts_same_state.py MODEL.xml [--duration S] [--every S]
            [--moreau BUILD/moreau] [--json OUT]
 
-Needs moreau built and tools/mujoco3 installed (npm ci --prefix tools/mujoco3). The copies live in
-a temporary directory beside links to the model's directory entries, as in
-tools/fall_ensemble.py. A keyframe keeps only qpos: both engines see the state at rest.
+Needs moreau built and tools/mujoco3 installed (npm ci --prefix tools/mujoco3). The copies of the
+file: tools/mj_states.py. A keyframe keeps only qpos: both engines see the state at rest.
 """
 
 import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+from mj_states import ROOT, keyframe_copies, mj3, run
+
+TOOL = "contacts_same_state"
 KEY = "moreau_contacts_probe"
-
-
-def run(cmd):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        sys.exit("contacts_same_state: %s failed (exit %d): %s"
-                 % (cmd[0], r.returncode, r.stderr.strip()[-400:]))
-    return r.stdout
-
-
-def mj3(model, *args):
-    return json.loads(run(["node", os.path.join(HERE, "mujoco3", "mj3.mjs"), model] + list(args)))
 
 
 def main():
@@ -52,38 +38,28 @@ def main():
     a = ap.parse_args()
     model = os.path.abspath(a.model)
     if not os.path.isfile(model):
-        sys.exit("contacts_same_state: no such model file: " + model)
+        sys.exit("%s: no such model file: %s" % (TOOL, model))
 
-    base = mj3(model, "--key", "0")
+    base = mj3(model, TOOL, "--key", "0")
     steps = int(round(a.duration / base["timestep"]))
     every = max(1, int(round(a.every / base["timestep"])))
-    traj = mj3(model, "--key", "0", "--steps", str(steps), "--every", str(every), "--full-qpos")
-    text = open(model).read()
-    end = text.rfind("</mujoco>")
-    if end < 0:
-        sys.exit("contacts_same_state: %s: no closing </mujoco>" % model)
+    traj = mj3(model, TOOL, "--key", "0", "--steps", str(steps), "--every", str(every),
+               "--full-qpos")
 
     rows = []
-    with tempfile.TemporaryDirectory(prefix="contacts_same_state_") as tmp:
-        src = os.path.dirname(model)
-        for entry in os.listdir(src):
-            os.symlink(os.path.join(src, entry), os.path.join(tmp, entry))
+    with keyframe_copies(model, KEY, TOOL) as write:
         for sample in traj["trajectory"]:
             q = sample["qpos"]
-            key = '<keyframe><key name="%s" qpos="%s"/></keyframe>\n' % (
-                KEY, " ".join(repr(v) for v in q))
-            copy = os.path.join(tmp, "state_%06d_%s" % (sample["step"], os.path.basename(model)))
-            with open(copy, "w") as f:
-                f.write(text[:end] + key + text[end:])
-            m = mj3(copy, "--key", str(base["nkey"]))
+            copy = write("state_%06d" % sample["step"], q)
+            m = mj3(copy, TOOL, "--key", str(base["nkey"]))
             if max(abs(x - y) for x, y in zip(m["qpos0"], q)) > 1e-12:
-                sys.exit("contacts_same_state: MuJoCo 3 did not start %s from the keyframe" % copy)
-            out = os.path.join(tmp, "state.json")
+                sys.exit("%s: MuJoCo 3 did not start %s from the keyframe" % (TOOL, copy))
+            out = os.path.join(os.path.dirname(copy), "state.json")
             # The blow-up check off: MuJoCo's soft contacts leave states millimetres deep, from
             # which the step's correction may move a joint by more than its 1 cm bound; only the
             # contacts at the state are counted here.
             run([a.moreau, "simulate", copy, "--set", "keyframe=" + KEY, "--steps", "1", "-o", out,
-                 "--contacts", "--no-blowup-check", "-q"])
+                 "--contacts", "--no-blowup-check", "-q"], TOOL)
             with open(out) as f:
                 contacts = json.load(f)["samples"][-1]["contacts"]
             active = sum(1 for c in contacts if any(abs(v) > 0.0 for v in c[3:6]))

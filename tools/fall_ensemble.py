@@ -13,11 +13,9 @@ a summary (medians, ranges, totals) as the last line, JSON.
 Usage: python3 tools/fall_ensemble.py MODEL.xml [--starts N] [--tilt RAD] [--duration S]
            [--moreau BUILD/moreau] [--json OUT]
 
-Needs moreau built and tools/mujoco3 installed (npm ci --prefix tools/mujoco3). The copies live in
-a temporary directory beside links to the model's directory entries, so that includes, meshdir
-and assets resolve as they do for the original (not paths that climb above the model's
-directory, "../"). The tilted keyframe keeps only qpos (qvel, act and ctrl start at zero, as
-without one). The root body is the first body of MuJoCo's tree; moreau merges bodies welded to it,
+Needs moreau built and tools/mujoco3 installed (npm ci --prefix tools/mujoco3). The copies of the
+file: tools/mj_states.py (the tilted keyframe keeps only qpos: qvel, act and ctrl start at zero,
+as without one). The root body is the first body of MuJoCo's tree; moreau merges bodies welded to it,
 whose centre of mass then differs from MuJoCo's root body's.
 """
 
@@ -27,24 +25,12 @@ import math
 import os
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+from mj_states import ROOT, keyframe_copies, mj3, run
+
+TOOL = "fall_ensemble"
 KEY = "moreau_fall_ensemble"
-
-
-def run(cmd):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        sys.exit("fall_ensemble: %s failed (exit %d): %s" % (cmd[0], r.returncode, r.stderr.strip()[-400:]))
-    return r.stdout
-
-
-def mj3(model, *args):
-    return json.loads(run(["node", os.path.join(HERE, "mujoco3", "mj3.mjs"), model] + list(args)))
 
 
 def tilted(qpos, tilt, seed):
@@ -71,39 +57,30 @@ def main():
     a = ap.parse_args()
     model = os.path.abspath(a.model)
     if not os.path.isfile(model):
-        sys.exit("fall_ensemble: no such model file: " + model)
+        sys.exit("%s: no such model file: %s" % (TOOL, model))
 
-    base = mj3(model, "--key", "0")  # the initial state, poses only
+    base = mj3(model, TOOL, "--key", "0")  # the initial state, poses only
     qpos = base["qpos0"]
     if base["nq"] < 7 or abs(math.sqrt(sum(v * v for v in qpos[3:7])) - 1.0) > 1e-9:
-        sys.exit("fall_ensemble: %s: the first joint is not a free joint (qpos[3:7] is not a unit "
-                 "quaternion)" % model)
+        sys.exit("%s: %s: the first joint is not a free joint (qpos[3:7] is not a unit "
+                 "quaternion)" % (TOOL, model))
     root = base["bodies"][1]["name"]
     steps = int(round(a.duration / base["timestep"]))
-    text = open(model).read()
-    end = text.rfind("</mujoco>")
-    if end < 0:
-        sys.exit("fall_ensemble: %s: no closing </mujoco>" % model)
 
     rows = []
-    with tempfile.TemporaryDirectory(prefix="fall_ensemble_") as tmp:
-        src = os.path.dirname(model)
-        for entry in os.listdir(src):
-            os.symlink(os.path.join(src, entry), os.path.join(tmp, entry))
+    with keyframe_copies(model, KEY, TOOL) as write:
         for k in range(a.starts):
             q = tilted(qpos, a.tilt, k)
-            key = '<keyframe><key name="%s" qpos="%s"/></keyframe>\n' % (
-                KEY, " ".join(repr(v) for v in q))
-            copy = os.path.join(tmp, "start_%02d_%s" % (k, os.path.basename(model)))
-            with open(copy, "w") as f:
-                f.write(text[:end] + key + text[end:])
-            m = mj3(copy, "--key", str(base["nkey"]), "--steps", str(steps), "--every", str(steps))
+            copy = write("start_%02d" % k, q)
+            m = mj3(copy, TOOL, "--key", str(base["nkey"]), "--steps", str(steps), "--every",
+                    str(steps))
             if m["key"] != base["nkey"] or max(abs(x - y) for x, y in zip(m["qpos0"], q)) > 1e-12:
-                sys.exit("fall_ensemble: MuJoCo 3 did not start %s from the tilted keyframe" % copy)
+                sys.exit("%s: MuJoCo 3 did not start %s from the tilted keyframe" % (TOOL, copy))
             mz = [b for b in m["final"]["bodies"] if b["name"] == root][0]["xipos"][2]
-            csv = os.path.join(tmp, "start_%02d.csv" % k)
+            csv = os.path.join(os.path.dirname(copy), "start_%02d.csv" % k)
             s = json.loads(run([a.moreau, "simulate", copy, "--set", "keyframe=" + KEY, "--steps",
-                                str(steps), "--every", str(steps), "-o", csv, "--json", "-q"]))
+                                str(steps), "--every", str(steps), "-o", csv, "--json", "-q"],
+                               TOOL))
             with open(csv) as f:
                 head, last = f.readline().strip().split(","), f.read().strip().split("\n")[-1].split(",")
             oz = float(last[head.index(root + ".z")])

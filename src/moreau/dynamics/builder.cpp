@@ -417,6 +417,30 @@ void ProblemBuilder::add_joint_blocks(const State& s, const DynamicsSettings& st
   }
 }
 
+namespace {
+// Each finite bound of joint j's limited DoFs: f(k, side, sign, axis, g), g = sign (q - bound) the
+// gap (eq. 28), sign +1 at the lower bound and -1 at the upper, axis the DoF's row of ax.
+template <class F>
+void for_each_bound(const Joint& j, const JointAxes& ax, F&& f) {
+  for (int k = 0; k < ax.d; ++k) {
+    const DofLimit& lim = j.limits[k];
+    if (!lim.enabled()) continue;
+    const int axis = ax.dof[k];
+    for (int side = 0; side < 2; ++side) {
+      const double bound = side == 0 ? lim.lower : lim.upper;
+      if (!std::isfinite(bound)) continue;
+      const double sign = side == 0 ? 1.0 : -1.0;
+      f(k, side, sign, axis, sign * (ax.value[axis] - bound));
+    }
+  }
+}
+
+// Whether a bound at gap g closing at rate gd gets its row: the gap would close within the step.
+bool bound_due(double g, double gd, double dt, double margin) {
+  return g + dt * std::min(0.0, gd) <= margin;
+}
+}  // namespace
+
 // Limit rows (eq. 27-32, 65): one orthant row per DoF bound about to be reached; upper bounds
 // use the negated direction so that lambda >= 0 pushes away from the bound.
 void ProblemBuilder::add_limit_blocks(const State& s, const DynamicsSettings& st, double dt) {
@@ -425,42 +449,30 @@ void ProblemBuilder::add_limit_blocks(const State& s, const DynamicsSettings& st
     const Joint& j = m.joints()[jn];
     const JointAxes& ax = (*ax_)[jn];
     const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
-    for (int k = 0; k < ax.d; ++k) {
-      const DofLimit& lim = j.limits[k];
-      if (!lim.enabled()) continue;
-      const int axis = ax.dof[k];
-      const double q = ax.value[axis];
-      const double qd = ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub);
-      for (int side = 0; side < 2; ++side) {
-        const double bound = side == 0 ? lim.lower : lim.upper;
-        if (!std::isfinite(bound)) continue;
-        const double sign = side == 0 ? 1.0 : -1.0;
-        const double g = sign * (q - bound);  // eq. 28
-        const double gd = sign * qd;
-        if (g + dt * std::min(0.0, gd) > st.limit_margin &&
-            (forced_limits_.empty() ||
-             std::find(forced_limits_.begin(), forced_limits_.end(), limit_block_id(jn, k, side)) ==
-                 forced_limits_.end()))
-          continue;
-        ConstraintBlock& b = p_.blocks.emplace_back();
-        b.kind = RowKind::Limit;
-        b.cone = ConeKind::Orthant;
-        b.offset = p_.nl;
-        b.size = 1;
-        b.body[0] = j.follower;
-        b.body[1] = j.base;
-        b.J[0].row(0) = sign * ax.Jf.row(axis);
-        b.J[1].row(0) = sign * ax.Jb.row(axis);
-        b.id = limit_block_id(jn, k, side);
-        b.source = jn;
-        b.dof = k;
-        fbuf_[p_.nl] = g;
-        // eq. 90b, the correction of a violated limit bounded per step
-        bias_[p_.nl] = std::max(gap_bias(st.beta_limit, g, dt, st.bias_dead_band),
-                                -st.max_limit_correction / dt);
-        p_.nl += 1;
-      }
-    }
+    for_each_bound(j, ax, [&](int k, int side, double sign, int axis, double g) {
+      const double gd = sign * (ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub));
+      const uint64_t id = limit_block_id(jn, k, side);
+      if (!bound_due(g, gd, dt, st.limit_margin) &&
+          std::find(forced_limits_.begin(), forced_limits_.end(), id) == forced_limits_.end())
+        return;
+      ConstraintBlock& b = p_.blocks.emplace_back();
+      b.kind = RowKind::Limit;
+      b.cone = ConeKind::Orthant;
+      b.offset = p_.nl;
+      b.size = 1;
+      b.body[0] = j.follower;
+      b.body[1] = j.base;
+      b.J[0].row(0) = sign * ax.Jf.row(axis);
+      b.J[1].row(0) = sign * ax.Jb.row(axis);
+      b.id = id;
+      b.source = jn;
+      b.dof = k;
+      fbuf_[p_.nl] = g;
+      // eq. 90b, the correction of a violated limit bounded per step
+      bias_[p_.nl] = std::max(gap_bias(st.beta_limit, g, dt, st.bias_dead_band),
+                              -st.max_limit_correction / dt);
+      p_.nl += 1;
+    });
     // Dry friction: v = qd along the DoF, |lambda| <= friction dt, lambda = -friction dt sign(qd)
     // while the DoF slides (docs/dynamics.md, "Joint friction").
     for (int k = 0; k < ax.d; ++k) {
@@ -665,29 +677,19 @@ bool ProblemBuilder::force_crossed_limits(const State& s, const VecX& u_plus, do
     const Vec6 uf = s.u[j.follower], ub = twist(s, j.base);
     const Vec6 pf = u_plus.segment<6>(6 * j.follower);
     const Vec6 pb = j.base >= 0 ? Vec6(u_plus.segment<6>(6 * j.base)) : Vec6::Zero();
-    for (int k = 0; k < ax.d; ++k) {
-      const DofLimit& lim = j.limits[k];
-      if (!lim.enabled()) continue;
-      const int axis = ax.dof[k];
-      const double q = ax.value[axis];
-      const double qd = ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub);
-      const double qd_plus = ax.Jf.row(axis).dot(pf) + ax.Jb.row(axis).dot(pb);
-      for (int side = 0; side < 2; ++side) {
-        const double bound = side == 0 ? lim.lower : lim.upper;
-        if (!std::isfinite(bound)) continue;
-        const double sign = side == 0 ? 1.0 : -1.0;
-        const double g = sign * (q - bound);
-        const uint64_t id = limit_block_id(jn, k, side);
-        // Rows the build made (add_limit_blocks' test) hold already.
-        if (g + dt * std::min(0.0, sign * qd) <= st.limit_margin ||
-            std::find(forced_limits_.begin(), forced_limits_.end(), id) != forced_limits_.end())
-          continue;
-        if (g + h * sign * qd_plus < 0.0) {
-          forced_limits_.push_back(id);
-          found = true;
-        }
+    for_each_bound(j, ax, [&](int k, int side, double sign, int axis, double g) {
+      const double gd = sign * (ax.Jf.row(axis).dot(uf) + ax.Jb.row(axis).dot(ub));
+      const uint64_t id = limit_block_id(jn, k, side);
+      // Rows the build made hold already.
+      if (bound_due(g, gd, dt, st.limit_margin) ||
+          std::find(forced_limits_.begin(), forced_limits_.end(), id) != forced_limits_.end())
+        return;
+      const double gd_plus = sign * (ax.Jf.row(axis).dot(pf) + ax.Jb.row(axis).dot(pb));
+      if (g + h * gd_plus < 0.0) {
+        forced_limits_.push_back(id);
+        found = true;
       }
-    }
+    });
   }
   return found;
 }
