@@ -98,9 +98,10 @@ bool FastPath::solve(Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution&
     v += p.v_f;
     return ncp_residuals(p, lambda, v, true, scratch_).natmap;
   };
-  // A single island answered by its warm start has it already.
+  // A single island answered by its warm start, or judged whole after its open contacts were set
+  // aside, has it already.
   double natmap = stats.warm_natmap;
-  if (ni == 1 && stats.warm_answers == 1)
+  if (ni == 1 && (stats.warm_answers == 1 || stats.judged))
     full_v_.swap(island_v_);
   else
     natmap = full_natmap(full_lambda_, full_v_);
@@ -190,6 +191,7 @@ bool FastPath::solve_island(Problem& q, const JointDelassus* joint_factor, const
       stats.warm_answers += kept_stats.warm_answers;
       stats.wedged += kept_stats.wedged;
       stats.warm_natmap = natmap;  // with island_v_: q's velocity, for the caller
+      stats.judged = true;
       return true;
     }
     q.v_f = saved_v_f_;

@@ -58,6 +58,7 @@ class FastPath {
     int warm_answers = 0;      // islands whose warm start was their answer (warm_answers())
     int wedged = 0;            // contacts JointSchur::unwedge corrected
     double warm_natmap = 0.0;  // the last such island's natural map
+    bool judged = false;       // the last island's natural map in warm_natmap, its v in island_v_
     double iteration_time_s = 0.0;
     SolveStatus status = SolveStatus::Converged;  // the last island's that did not converge
   };
