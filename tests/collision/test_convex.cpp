@@ -236,7 +236,11 @@ Vec3 closest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3
 
 // Sphere against a convex hull (general path): the distance from the centre to the hull's
 // triangles minus the radius, for centres outside the hull.
-TEST(ConvexPairs, SphereConvexHullAgainstPointTriangleDistance) {
+// A sphere's or capsule's signed distance to a hull is its core's (centre's, segment's) distance
+// less its radius, where the core lies outside: against the brute-force point-triangle distance to
+// the hull's faces (minimized along the capsule's segment by golden sections, a convex function),
+// separated and penetrating.
+TEST(ConvexPairs, SphereAndCapsuleAgainstAHullMatchPointTriangleDistances) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> u(-1, 1);
   auto mesh = std::make_shared<MeshData>();
@@ -260,22 +264,59 @@ TEST(ConvexPairs, SphereConvexHullAgainstPointTriangleDistance) {
         }
         if (!(pos && neg)) faces.push_back({v[i], v[j], v[k]});
       }
-  Geometry ball;
-  ball.type = ShapeType::Sphere;
-  ball.radius = 0.1;
-  int tested = 0;
-  for (int t = 0; t < 40; ++t) {
-    const Vec3 c = Vec3(u(rng), u(rng), u(rng)).normalized() * (0.3 + 0.3 * (u(rng) + 1.0));
+  // Distance of a point outside the hull to it (the nearest face point).
+  auto point_distance = [&](const Vec3& c) {
     double dist = 1e300;
     for (const auto& f : faces)
       dist = std::min(dist, (closest_on_triangle(c, f[0], f[1], f[2]) - c).norm());
+    return dist;
+  };
+  Geometry ball, capsule;
+  ball.type = ShapeType::Sphere;
+  ball.radius = 0.1;
+  capsule.type = ShapeType::Capsule;
+  capsule.radius = 0.05;
+  capsule.half_length = 0.08;
+  int separated = 0, penetrating = 0;
+  for (int t = 0; t < 80; ++t) {
+    const bool is_ball = t % 2 == 0;
+    const Geometry& a = is_ball ? ball : capsule;
+    const Vec3 c = Vec3(u(rng), u(rng), u(rng)).normalized() * (0.3 + 0.2 * (u(rng) + 1.0));
+    const Quat q = Quat(u(rng), u(rng), u(rng), u(rng)).normalized();
+    const Vec3 axis = q * Vec3::UnitZ();
+    // The core's distance: golden sections along the segment (points inside the hull would read
+    // their nearest face's distance; such poses are skipped below).
+    double lo = -a.half_length, hi = a.half_length;
+    auto f = [&](double s) { return point_distance(c + s * axis); };
+    constexpr double kGolden = 0.6180339887498949;
+    for (int it = 0; it < 80 && hi - lo > 1e-14; ++it) {
+      const double s1 = hi - kGolden * (hi - lo), s2 = lo + kGolden * (hi - lo);
+      (f(s1) < f(s2) ? hi : lo) = f(s1) < f(s2) ? s2 : s1;
+    }
+    const Vec3 core = c + 0.5 * (lo + hi) * axis;
+    const double dist = f(0.5 * (lo + hi));
+    // The core outside the hull: every hull vertex on the side of its nearest face point.
+    const Vec3 dir = core - [&] {
+      Vec3 best = Vec3::Zero();
+      double bd = 1e300;
+      for (const auto& fc : faces) {
+        const Vec3 p = closest_on_triangle(core, fc[0], fc[1], fc[2]);
+        if ((p - core).norm() < bd) bd = (p - core).norm(), best = p;
+      }
+      return best;
+    }();
+    bool outside = dist > 1e-3;
+    for (const Vec3& w : v) outside &= dir.dot(w - core) < 0.0;
+    if (!outside) continue;
     ContactPoint cp;
-    ASSERT_TRUE(convex_distance(place(ball, {c, Quat::Identity()}), place(hull, Pose{}), &cp));
-    if (dist - 0.1 <= 0.0) continue;  // the reference covers separated pairs only
-    EXPECT_NEAR(cp.gap, dist - 0.1, 1e-9 * std::max(dist, 0.1)) << t;
-    ++tested;
+    ASSERT_TRUE(convex_distance(place(a, {c, q}), place(hull, Pose{}), &cp));
+    EXPECT_NEAR(cp.gap, dist - a.radius, 1e-9 * std::max(dist, 0.1)) << t;
+    // The contact point is A's deepest point towards the hull.
+    EXPECT_NEAR((cp.point - core).norm(), a.radius, 1e-9) << t;
+    ++(cp.gap < 0.0 ? penetrating : separated);
   }
-  EXPECT_GT(tested, 20);
+  EXPECT_GT(separated, 10);
+  EXPECT_GT(penetrating, 5);
 }
 
 }  // namespace
@@ -559,12 +600,12 @@ TEST(ConvexPairs, PairCacheOfCurvedShapesAnswersWithin1e10OfTheFullComputation) 
   mesh.type = ShapeType::ConvexMesh;
   mesh.mesh = *hull;
   const std::pair<const Geometry*, const Geometry*> pairs[] = {
-      {&cyl, &mesh}, {&cyl, &cyl2}, {&ell, &box}, {&cap, &mesh}, {&mesh, &cyl}, {&box, &ell}};
+      {&cyl, &mesh}, {&cyl, &cyl2}, {&ell, &box}, {&mesh, &cap}, {&mesh, &cyl}, {&box, &ell}};
   // B's farthest point from its origin (brute force for the hull): the cache's reach.
   double hull_reach = 0.0;
   for (const Vec3& v : mesh.mesh->vertices) hull_reach = std::max(hull_reach, v.norm());
   const double reach_of[] = {hull_reach, std::hypot(0.05, 0.01),  box.half_extents.norm(),
-                             hull_reach, std::hypot(0.03, 0.025), 0.05};
+                             0.06,       std::hypot(0.03, 0.025), 0.05};
   int reused = 0, recomputed = 0;
   for (int t = 0; t < 36; ++t) {
     const auto [ga, gb] = pairs[t % 6];

@@ -1,6 +1,7 @@
 // CollisionDetector: world poses and boxes, broadphase (uniform grid, broadphase.hpp; half-spaces
 // tested against every box), filtering, narrowphase, persistent ids.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "moreau/collision/broadphase.hpp"
@@ -52,6 +53,9 @@ struct CollisionWorkspace {
   // narrowphase (robot links near each other: GJK on most of the broad phase's pairs otherwise).
   std::vector<uint64_t> sep_key, next_sep_key;
   std::vector<Vec3> sep_dir, next_sep_dir;
+  // Beside them, the hull vertices the two support evaluations ended on (PlacedShape::climb),
+  // where the next step's climbs start: one or two steps on a hull of thousands of vertices.
+  std::vector<std::array<int, 2>> sep_climb, next_sep_climb;
 };
 
 namespace {
@@ -235,17 +239,21 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
   w.next_cache.clear();
   w.next_sep_key.clear();
   w.next_sep_dir.clear();
+  w.next_sep_climb.clear();
   size_t h = 0, sp = 0;  // walk the last step's hints and separations alongside the pairs (sorted)
   for (const auto& [ga, gb] : w.pairs) {
     w.pts.clear();
     const uint64_t key = (static_cast<uint64_t>(ga) << 32) | static_cast<uint64_t>(gb);
     while (sp < w.sep_key.size() && w.sep_key[sp] < key) ++sp;
-    if (sp < w.sep_key.size() && w.sep_key[sp] == key &&
-        separated_along({&geoms[ga], w.X[ga], w.R[ga], nullptr, 3},
-                        {&geoms[gb], w.X[gb], w.R[gb], nullptr, 3}, w.sep_dir[sp], margin)) {
-      w.next_sep_key.push_back(key);
-      w.next_sep_dir.push_back(w.sep_dir[sp]);
-      continue;
+    if (sp < w.sep_key.size() && w.sep_key[sp] == key) {
+      const PlacedShape sa{&geoms[ga], w.X[ga], w.R[ga], nullptr, 3, w.sep_climb[sp][0]},
+          sb{&geoms[gb], w.X[gb], w.R[gb], nullptr, 3, w.sep_climb[sp][1]};
+      if (separated_along(sa, sb, w.sep_dir[sp], margin)) {
+        w.next_sep_key.push_back(key);
+        w.next_sep_dir.push_back(w.sep_dir[sp]);
+        w.next_sep_climb.push_back({sa.climb, sb.climb});
+        continue;
+      }
     }
     while (h < w.hint_key.size() && w.hint_key[h] < key) ++h;
     const bool hinted = h < w.hint_key.size() && w.hint_key[h] == key;
@@ -259,6 +267,7 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
     if (w.pts.empty() && sep.squaredNorm() > 0.0) {
       w.next_sep_key.push_back(key);
       w.next_sep_dir.push_back(sep);
+      w.next_sep_climb.push_back({-1, -1});
     }
     if (!w.pts.empty()) {
       w.next_key.push_back(key);
@@ -293,6 +302,7 @@ const std::vector<Contact>& CollisionDetector::detect(const State& s,
   w.hint_cache.swap(w.next_cache);
   w.sep_key.swap(w.next_sep_key);
   w.sep_dir.swap(w.next_sep_dir);
+  w.sep_climb.swap(w.next_sep_climb);
   return w.contacts;
 }
 

@@ -45,7 +45,10 @@ void collide(const PairInput& a, const PairInput& b, double margin, std::vector<
   const PlacedShape sa{a.g, a.X, a.R ? *a.R : a.X.R(), nullptr, 3},
       sb{b.g, b.X, b.R ? *b.R : b.X.R(), nullptr, 3};
   if (ta == ShapeType::Plane) {
-    if (tb != ShapeType::Plane) collide_plane(sa, sb, margin, out);
+    if (tb == ShapeType::Plane) return;
+    if (cache) sb.climb = cache->plane_climb;
+    collide_plane(sa, sb, margin, out);
+    if (cache) cache->plane_climb = sb.climb;
     return;
   }
   if (tb == ShapeType::HeightField) {  // every shape but planes and height fields

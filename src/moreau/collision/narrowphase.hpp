@@ -27,6 +27,9 @@ struct HullPairCache {
   Vec3 p = Vec3::Zero();        // B's origin in A's frame
   Mat3 R = Mat3::Identity();    // B's orientation in A's frame
   double reach = 0.0;           // max |x| over B's points, in B's frame
+  // A plane pair: the hull's vertex nearest the plane (PlacedShape::climb), where the next step's
+  // support climb and the walk over the vertices within the margin start; -1: none.
+  int plane_climb = -1;
 };
 
 class MeshBvh;      // bounding-volume tree of a triangle mesh (narrowphase_mesh.cpp)
