@@ -129,7 +129,7 @@ namespace {
 // A recorded step (tests/data/problems/NAME.mprob) with `joint_rows` joint rows, solved from zero
 // on the default path without the rescue (it must stay above tol) and with it (it must converge,
 // its answer meeting the full problem's natural map); with `full_newton`, the last resort is the
-// Newton solve of the whole problem instead (SimSettings::fast_path_full_newton), the rescue on in
+// Newton solve of the whole problem instead (SimSettings::fast_path_full_newton), the rescue off in
 // both runs.
 void expect_only_the_last_resort_converges(const char* name, int joint_rows,
                                            bool full_newton = false) {
@@ -144,7 +144,11 @@ void expect_only_the_last_resort_converges(const char* name, int joint_rows,
   st.fast_path_set_aside_open = false;
   SimSettings off = st;
   off.fast_path_full_newton = 0;
-  if (!full_newton) st.fast_path_full_newton = 0, off.fast_path_rescue = 0;
+  off.fast_path_rescue = 0;
+  if (full_newton)
+    st.fast_path_rescue = 0;
+  else
+    st.fast_path_full_newton = 0;
   SolverWorkspace ws;
   Solution without, with;
   WarmStart w0, w1;  // cold
@@ -173,10 +177,19 @@ TEST(FastPath, RescueRunsTheStepsSolverLongerWhereNewtonStalls) {
   expect_only_the_last_resort_converges("bdx_nsn_stall", 70);
 }
 
+// A step of humanoid100 (500 s run, step 6263, t = 31.3 s) whose one island above tol is a box
+// sliding at 1e-4 m/s on four floor contacts and touching two other objects: 27 contact rows, D of
+// rank 17. There nsn with the step's proximal term, the step's solver and the rescue's other
+// variants all stall at 4e-8 to 6e-8; nsn with 1e4 times the proximal term, the rescue's last
+// variant, converges in about 140 iterations.
+TEST(FastPath, RescueSettlesASlidingBoxOnRedundantContacts) {
+  expect_only_the_last_resort_converges("humanoid100_sliding_box", 0);
+}
+
 // A step of the walker (10 s run, step 4788), 180 joint rows and 51 limit and contact rows, at a
-// stick-slip transition that the reduced problems' solvers and the rescue leave at 1.1e-7 (13,482
-// iterations): nsn on the whole problem, stalling at 9.5e-8 from that answer, converges from zero
-// in 61 iterations.
+// stick-slip transition that the reduced problems' solvers leave above tol (the rescue without its
+// last variant too: 1.1e-7 after 13,482 iterations): nsn on the whole problem, stalling at 9.5e-8
+// from that answer, converges from zero in 61 iterations.
 TEST(FastPath, NewtonOnTheWholeProblemSettlesAStepTheRescueLeavesAboveTol) {
   expect_only_the_last_resort_converges("walker_stick_slip", 180, true);
 }

@@ -80,8 +80,9 @@ struct SimSettings {
   // Where all of the above leave a reduced NCP (joint rows eliminated) of at most
   // fast_path_rescue_rows rows above tol,
   // nsn from zero with up to this many iterations; then from zero with its proximal term 100x
-  // smaller, its block scale 10x larger, the term 100x larger, the scale 10x smaller (a third of
-  // this each); then the step's solver on from its answer with 10x its max_iters. Stick-slip
+  // smaller, its block scale 10x larger, the term 100x larger, the scale 10x smaller, the term
+  // 1e4x larger (a third of this each); then the step's solver on from its answer with 10x its
+  // max_iters. Stick-slip
   // transitions of redundant contacts (a foot's four corners) stall nsn near 1e-8 for hundreds of
   // iterations, and which variant gets out first varies from step to step (docs/performance.md,
   // "The rescue"). 0: none.
