@@ -4,9 +4,12 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 
 #include "io/io_helpers.hpp"
+#include "moreau/collision/contact.hpp"
 #include "moreau/dynamics/builder.hpp"
+#include "moreau/io/scene.hpp"
 #include "moreau/io/urdf_mjcf.hpp"
 
 namespace moreau {
@@ -275,6 +278,60 @@ TEST(Mjcf, MeshHullStaysWhereTheFilePutsIt) {
     for (int d = 0; d < 3; ++d)
       EXPECT_TRUE(std::abs(x[d] - lo[d]) < 1e-6 || std::abs(x[d] - hi[d]) < 1e-6) << x.transpose();
   }
+}
+
+}  // namespace
+}  // namespace moreau
+
+namespace moreau {
+namespace {
+
+// <contact><exclude>: two overlapping balls on free joints, one of them resting on the floor. The
+// excluded pairs give no contacts (the balls with each other, the ball and "world"), the others
+// do; the exclusion survives the scene's JSON round trip; a body that does not exist is an error
+// naming the element.
+TEST(Mjcf, ContactExcludeKeepsTwoBodiesFromColliding) {
+  auto load = [](const std::string& contact) {
+    return import_mjcf_string(
+        "<mujoco><worldbody><geom name=\"floor\" type=\"plane\" size=\"1 1 0.1\"/>"
+        "<body name=\"a\" pos=\"0 0 0.1\"><freejoint/><geom size=\"0.1\"/></body>"
+        "<body name=\"b\" pos=\"0.15 0 0.1\"><freejoint/><geom size=\"0.1\"/></body>"
+        "</worldbody>" +
+            contact + "</mujoco>",
+        kData + "exclude.xml", kData);
+  };
+  // Contacts per body pair (-1 the world) of the scene's initial state.
+  auto pairs = [](const Scene& sc) {
+    CollisionDetector cd(sc.model);
+    std::set<std::pair<int, int>> out;
+    for (const Contact& c : cd.detect(sc.initial, sc.settings.collision))
+      out.insert({std::min(c.body[0], c.body[1]), std::max(c.body[0], c.body[1])});
+    return out;
+  };
+  Result<ImportedModel> none = load("");
+  ASSERT_TRUE(none.ok()) << none.error().message();
+  EXPECT_EQ(pairs(none->scene), (std::set<std::pair<int, int>>{{-1, 0}, {-1, 1}, {0, 1}}));
+  Result<ImportedModel> ab = load("<contact><exclude body1=\"b\" body2=\"a\"/></contact>");
+  ASSERT_TRUE(ab.ok()) << ab.error().message();
+  EXPECT_EQ(ab->scene.model.collision_exclusions(), (std::vector<std::pair<int, int>>{{0, 1}}));
+  EXPECT_EQ(pairs(ab->scene), (std::set<std::pair<int, int>>{{-1, 0}, {-1, 1}}));
+  Result<ImportedModel> world = load(
+      "<contact><exclude body1=\"a\" body2=\"world\"/><exclude body1=\"a\" body2=\"b\"/>"
+      "</contact>");
+  ASSERT_TRUE(world.ok()) << world.error().message();
+  EXPECT_EQ(pairs(world->scene), (std::set<std::pair<int, int>>{{-1, 1}}));
+  // The JSON scene carries the exclusions by body name.
+  const std::string json = scene_to_json(world->scene);
+  EXPECT_NE(json.find("collision_exclusions"), std::string::npos);
+  Result<Scene> back = parse_scene_json(json, "exclude.json");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(back->model.collision_exclusions(), world->scene.model.collision_exclusions());
+  EXPECT_EQ(pairs(*back), (std::set<std::pair<int, int>>{{-1, 1}}));
+  Result<ImportedModel> bad = load("<contact><exclude body1=\"a\" body2=\"c\"/></contact>");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("<exclude> body2"), std::string::npos)
+      << bad.error().message();
+  EXPECT_NE(bad.error().message().find("'c'"), std::string::npos) << bad.error().message();
 }
 
 }  // namespace

@@ -143,6 +143,7 @@ CollisionDetector::CollisionDetector(const Model& model, const CollisionSettings
   }
   for (const Joint& j : model.joints())
     if (!j.collide_connected) w.excluded.push_back(body_key(j.base, j.follower));
+  for (const auto& [a, b] : model.collision_exclusions()) w.excluded.push_back(body_key(a, b));
   std::sort(w.excluded.begin(), w.excluded.end());
 }
 

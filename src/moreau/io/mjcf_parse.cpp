@@ -140,6 +140,19 @@ void parse_equality(Context& c, const Element* eq) {
   }
 }
 
+// <contact>: <exclude body1 body2> (the two bodies never collide, MuJoCo's rule besides
+// contype/conaffinity); <pair> (explicit geom pairs with their own parameters) is not read.
+void parse_contact(Context& c, const Element* ct) {
+  for (const Element* e = ct->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    if (std::string(e->Name()) != "exclude") {
+      c.ignore("<contact><" + std::string(e->Name()) + ">", e->GetLineNum());
+      continue;
+    }
+    const int a = link_of_body(c, e, "body1", false), b = link_of_body(c, e, "body2", false);
+    if (a != b) c.tree.excluded.emplace_back(a, b);
+  }
+}
+
 void parse_actuators(Context& c, const Element* act) {
   for (const Element* e = act->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string tag = e->Name();
@@ -400,9 +413,12 @@ Result<ImportedModel> import(const std::string& xml, const std::string& file,
     for (const Element* e = root->FirstChildElement("actuator"); e;
          e = e->NextSiblingElement("actuator"))
       parse_actuators(c, e);
+    for (const Element* e = root->FirstChildElement("contact"); e;
+         e = e->NextSiblingElement("contact"))
+      parse_contact(c, e);
     for (const Element* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
-      static const char* known[] = {"compiler",  "default",  "option",   "asset",
-                                    "worldbody", "equality", "actuator", "keyframe"};
+      static const char* known[] = {"compiler", "default",  "option",   "asset",  "worldbody",
+                                    "equality", "actuator", "keyframe", "contact"};
       if (std::none_of(std::begin(known), std::end(known),
                        [&](const char* k) { return std::strcmp(k, e->Name()) == 0; }))
         c.ignore("<" + std::string(e->Name()) + ">", e->GetLineNum());

@@ -44,7 +44,7 @@ Scene SceneReader::read(const json& root) {
   const Loc top;
   r_.keys(root, top,
           {"version", "name", "description", "gravity", "duration", "start_time", "settings",
-           "materials", "bodies", "geometries", "joints"});
+           "materials", "bodies", "geometries", "joints", "collision_exclusions"});
   Scene sc;
   sc.source = r_.file();
   if (const json* v = Reader::get(root, "version")) r_.integer(*v, top.key("version"), 1, 1);
@@ -77,6 +77,20 @@ Scene SceneReader::read(const json& root) {
     for (size_t i = 0; i < v->size(); ++i)
       mb_.add_joint(read_joint(r_, (*v)[i], top.key("joints").at(static_cast<int>(i)),
                                static_cast<int>(i), mb_, names_, s_));
+  }
+  if (const json* v = Reader::get(root, "collision_exclusions")) {
+    const Loc at = top.key("collision_exclusions");
+    r_.array(*v, at);
+    for (size_t i = 0; i < v->size(); ++i) {
+      const json& pair = (*v)[i];
+      const Loc pi = at.at(static_cast<int>(i));
+      if (!pair.is_array() || pair.size() != 2)
+        r_.fail(pi, "a pair of body names [\"a\", \"b\"]", describe(pair));
+      const int a = body_ref(r_, pair[0], pi.at(0), mb_, names_, true);
+      const int b = body_ref(r_, pair[1], pi.at(1), mb_, names_, true);
+      if (a == b) r_.fail(pi, "two different bodies", "the same body twice");
+      mb_.exclude_collisions(a, b);
+    }
   }
   Result<Model> m = mb_.build();  // backstop: every element was validated on the way
   if (!m) r_.fail(top, m.error());

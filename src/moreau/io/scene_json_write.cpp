@@ -178,6 +178,15 @@ std::string scene_to_json(const Scene& sc) {
   for (const Geometry& g : m.geometries()) o["geometries"].push_back(write_geometry(m, g));
   o["joints"] = ojson::array();
   for (const Joint& j : m.joints()) o["joints"].push_back(write_joint(m, j));
+  if (!m.collision_exclusions().empty()) {
+    o["collision_exclusions"] = ojson::array();
+    for (const auto& [a, b] : m.collision_exclusions()) {
+      ojson pair = ojson::array();
+      pair.push_back(m.body_name(a));
+      pair.push_back(m.body_name(b));
+      o["collision_exclusions"].push_back(pair);
+    }
+  }
   std::string out;
   print(o, 0, out);
   return out + "\n";

@@ -351,6 +351,10 @@ Result<Scene> build_tree_scene(const LinkTree& t, const LinkValues& values, Tree
     }
     const std::vector<Pose> Xref = link_world_poses(t, {});
     for (const LoopJoint& lj : t.loops) mb.add_joint(make_loop_joint(t, b, lj, Xref));
+    for (const auto& [la, lb] : t.excluded) {  // links welded into one body need nothing
+      const int ba = la < 0 ? -1 : b.body_of_link[la], bb = lb < 0 ? -1 : b.body_of_link[lb];
+      if (ba != bb) mb.exclude_collisions(ba, bb);
+    }
     Result<Model> model = mb.build();
     if (!model) {
       Error e = model.error();

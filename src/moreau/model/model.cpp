@@ -212,6 +212,17 @@ Result<Model> ModelBuilder::build() const {
     if (auto e = validate_joint(j, nb, "joint '" + j.name + "'")) return *e;
     m.joint_rows_ += j.rows();
   }
+  for (auto& [a, b] : m.exclusions_) {
+    const std::string element =
+        "collision exclusion of bodies " + std::to_string(a) + " and " + std::to_string(b);
+    if (a < -1 || a >= nb || b < -1 || b >= nb)
+      return Error{"", 0, element, "body indices in [-1, " + std::to_string(nb) + ")",
+                   "an index out of range"};
+    if (a == b) return Error{"", 0, element, "two different bodies", "the same body twice"};
+    if (a > b) std::swap(a, b);
+  }
+  std::sort(m.exclusions_.begin(), m.exclusions_.end());
+  m.exclusions_.erase(std::unique(m.exclusions_.begin(), m.exclusions_.end()), m.exclusions_.end());
   m.body_geoms_.assign(nb + 1, {});
   for (size_t i = 0; i < m.geometries_.size(); ++i) {
     const Geometry& g = m.geometries_[i];

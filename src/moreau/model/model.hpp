@@ -2,6 +2,7 @@
 // The Model describes a system and is immutable after ModelBuilder::build() (cf. mjModel,
 // pinocchio::Model). Everything that changes per step lives in State and the workspaces.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "moreau/model/error.hpp"
@@ -39,6 +40,9 @@ class Model {
   double total_mass() const;
   // Geometries attached to body b (or to the world for b = -1), in model order.
   const std::vector<int>& body_geometries(int b) const { return body_geoms_[b + 1]; }
+  // Body pairs that never collide (MJCF's <contact><exclude>), besides those a joint connects
+  // (Joint::collide_connected): (a, b) with a < b, -1 the world; sorted, no duplicates.
+  const std::vector<std::pair<int, int>>& collision_exclusions() const { return exclusions_; }
 
  private:
   friend class ModelBuilder;
@@ -48,6 +52,7 @@ class Model {
   std::vector<Geometry> geometries_;
   std::vector<std::vector<int>> body_geoms_;  // [0] = world
   std::vector<Mat3> inertia_inv_;             // per body
+  std::vector<std::pair<int, int>> exclusions_;
   Vec3 gravity_ = Vec3(0.0, 0.0, -9.81);
   int joint_rows_ = 0;
 };
@@ -73,6 +78,8 @@ class ModelBuilder {
   int add_joint(Joint j);
   int add_geometry(Geometry g);
   void set_gravity(const Vec3& g) { m_.gravity_ = g; }
+  // Bodies a and b (-1: the world) never collide with each other (Model::collision_exclusions).
+  void exclude_collisions(int a, int b) { m_.exclusions_.emplace_back(a, b); }
   int num_bodies() const { return static_cast<int>(m_.bodies_.size()); }
   const Body& body(int i) const { return m_.bodies_[i]; }
   Body& body(int i) { return m_.bodies_[i]; }
