@@ -336,3 +336,53 @@ TEST(Mjcf, ContactExcludeKeepsTwoBodiesFromColliding) {
 
 }  // namespace
 }  // namespace moreau
+
+namespace moreau {
+namespace {
+
+// <actuator><general>, MuJoCo's force = gain ctrl + b0 + b1 (gear q) + b2 (gear qdot) times the
+// gear on the joint: with biasprm = (0, -kp, -kv) it is MuJoCo's own definition of <position kp
+// kv> and gives the same servo; with biastype "none" a force; with (b0, 0, -kv) a velocity servo.
+// Activation dynamics are reported and skipped.
+TEST(Mjcf, GeneralActuatorsAreTheirServosAndForces) {
+  std::string bodies;
+  for (int k = 0; k < 5; ++k)
+    bodies += "<body name=\"b" + std::to_string(k) + "\" pos=\"" + std::to_string(k) +
+              " 0 0\"><joint name=\"j" + std::to_string(k) +
+              "\" axis=\"0 1 0\"/><geom size=\"0.1\"/></body>";
+  Result<ImportedModel> r = import_mjcf_string(
+      "<mujoco><worldbody>" + bodies +
+          "</worldbody><actuator>"
+          "<position joint=\"j0\" kp=\"50\" kv=\"2\" gear=\"2\"/>"
+          "<general joint=\"j1\" gainprm=\"50\" biasprm=\"0 -50 -2\" biastype=\"affine\" "
+          "gear=\"2\"/>"
+          "<general joint=\"j2\" gainprm=\"3\" gear=\"2\"/>"
+          "<general joint=\"j3\" gainprm=\"8\" biasprm=\"1 0 -4\" biastype=\"affine\"/>"
+          "<general joint=\"j4\" gainprm=\"1\" dyntype=\"filter\" dynprm=\"0.1\"/>"
+          "</actuator><keyframe><key ctrl=\"0.6 0.6 0.5 0.25 1\"/></keyframe></mujoco>",
+      kData + "general.xml", kData);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  const Model& m = r->scene.model;
+  auto act = [&](const char* name) { return m.joints()[m.joint_index(name)].actuators[0]; };
+  // <position>: tau = kp g^2 (ctrl/g - q) - kv g^2 qdot, kp g^2 = 200, kv g^2 = 8, target 0.3.
+  for (const char* j : {"j0", "j1"}) {
+    const DofActuator a = act(j);
+    EXPECT_EQ(a.mode, ActuationMode::Position) << j;
+    EXPECT_NEAR(a.kp, 200.0, 1e-12) << j;
+    EXPECT_NEAR(a.kd, 8.0, 1e-12) << j;
+    EXPECT_NEAR(a.target, 0.3, 1e-12) << j;
+  }
+  EXPECT_EQ(act("j2").mode, ActuationMode::Force);
+  EXPECT_NEAR(act("j2").force, 2.0 * 3.0 * 0.5, 1e-12);
+  // tau = 8 ctrl + 1 - 4 qdot = 4 (0.75 - qdot): a velocity servo to 0.75 rad/s.
+  EXPECT_EQ(act("j3").mode, ActuationMode::Velocity);
+  EXPECT_NEAR(act("j3").kd, 4.0, 1e-12);
+  EXPECT_NEAR(act("j3").target, 0.75, 1e-12);
+  EXPECT_EQ(act("j4").mode, ActuationMode::Passive);
+  bool reported = false;
+  for (const std::string& w : r->warnings) reported |= w.find("<general>") != std::string::npos;
+  EXPECT_TRUE(reported);
+}
+
+}  // namespace
+}  // namespace moreau

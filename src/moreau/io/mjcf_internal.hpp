@@ -3,6 +3,7 @@
 // mjcf_defaults.cpp (default classes, attributes, frames) and mjcf_body.cpp (bodies, joints,
 // geoms, inertia).
 #include <tinyxml2.h>
+#include <array>
 #include <map>
 #include <memory>
 #include <set>
@@ -44,8 +45,12 @@ struct Actuator {
   std::string name;
   int line = 0;
   int link = -1, dof = -1;
-  std::string kind;  // motor, position, velocity
+  std::string kind;  // motor, position, velocity, general
   double gear = 1.0, kp = 0.0, kv = 0.0;
+  // general: force = gain ctrl + bias[0] + bias[1] length + bias[2] velocity (MuJoCo's gaintype
+  // "fixed", biastype "none" or "affine"; length = gear q).
+  double gain = 1.0;
+  std::array<double, 3> bias{0.0, 0.0, 0.0};
   bool ctrllimited = false, forcelimited = false;
   double ctrl_lo = 0.0, ctrl_hi = 0.0, force_lo = 0.0, force_hi = 0.0;
 };

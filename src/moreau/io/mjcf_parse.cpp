@@ -154,10 +154,18 @@ void parse_contact(Context& c, const Element* ct) {
 }
 
 void parse_actuators(Context& c, const Element* act) {
+  // An actuator that is skipped keeps its place (link -1): a keyframe's ctrl has one entry per
+  // <actuator> child, as MuJoCo's.
+  auto skip = [&](const Element* e) {
+    Actuator u;
+    u.line = e->GetLineNum();
+    c.actuators.push_back(u);
+  };
   for (const Element* e = act->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string tag = e->Name();
-    if (tag != "motor" && tag != "position" && tag != "velocity") {
+    if (tag != "motor" && tag != "position" && tag != "velocity" && tag != "general") {
       c.ignore("<actuator><" + tag + ">", e->GetLineNum());
+      skip(e);
       continue;
     }
     Attrs a(c, e, class_of(e, ""), "<" + tag + ">");
@@ -165,9 +173,30 @@ void parse_actuators(Context& c, const Element* act) {
     u.name = a.str("name", tag + std::to_string(c.actuators.size()));
     u.line = e->GetLineNum();
     u.kind = tag;
+    if (tag == "general") {
+      // MuJoCo's general actuator as a PD servo, a velocity servo or a force: gaintype "fixed",
+      // biastype "none" or "affine" with a restoring (b1 <= 0) and dissipating (b2 <= 0) bias, no
+      // activation dynamics. Others are reported and skipped.
+      const std::string gt = a.str("gaintype", "fixed"), bt = a.str("biastype", "none"),
+                        dt = a.str("dyntype", "none");
+      const std::vector<double> g = a.nums("gainprm", 1, 10, {1.0}),
+                                b = a.nums("biasprm", 1, 10, {0.0});
+      for (size_t k = 0; k < 3; ++k) u.bias[k] = bt == "affine" && k < b.size() ? b[k] : 0.0;
+      u.gain = g[0];
+      if (gt != "fixed" || (bt != "none" && bt != "affine") || dt != "none" || u.bias[1] > 0.0 ||
+          u.bias[2] > 0.0) {
+        c.ignore(
+            "<actuator><general> other than gaintype=\"fixed\", biastype=\"none\" or "
+            "\"affine\" (biasprm[1], biasprm[2] <= 0), dyntype=\"none\"",
+            e->GetLineNum());
+        skip(e);
+        continue;
+      }
+    }
     const std::string jn = a.str("joint", "");
     if (jn.empty()) {
       c.ignore("<actuator> without joint (tendon, site, body transmissions)", e->GetLineNum());
+      skip(e);
       continue;
     }
     auto it = c.joints.find(jn);
@@ -176,13 +205,14 @@ void parse_actuators(Context& c, const Element* act) {
     if (it->second.dof < 0) {
       c.warn(e->GetLineNum(),
              "actuator '" + u.name + "' on ball/free joint '" + jn + "' is ignored");
+      skip(e);
       continue;
     }
     u.link = it->second.link;
     u.dof = it->second.dof;
     u.gear = a.nums("gear", 1, 6, {1.0})[0] * it->second.sign;
     u.kp = a.num("kp", 1.0);
-    u.kv = a.num("kv", 1.0);
+    u.kv = a.num("kv", tag == "position" ? 0.0 : 1.0);  // a position servo's damping (MuJoCo 3)
     const std::vector<double> cr = a.nums("ctrlrange", 2, 2, {0.0, 0.0}),
                               fr = a.nums("forcerange", 2, 2, {0.0, 0.0});
     const int cl = a.tristate("ctrllimited", c.autolimits ? -1 : 0),
@@ -206,12 +236,32 @@ void apply_actuator(Context& c, const Actuator& u, double ctrl) {
   if (u.kind == "motor") {
     d.force += g * ctrl;
     if (!spring) d.mode = ActuationMode::Force;
-  } else if (u.kind == "position") {  // tau = kp g^2 (ctrl/g - q)
-    const double kp = u.kp * g * g, target = g != 0.0 ? ctrl / g : 0.0;
+  } else if (u.kind == "position" || (u.kind == "general" && u.bias[1] < 0.0)) {
+    // position: tau = kp g^2 (ctrl/g - q) - kv g^2 qdot; general, its affine bias:
+    // tau = g (gain ctrl + b0) + g^2 b1 q + g^2 b2 qdot = kp (target - q) - kd qdot.
+    const bool general = u.kind == "general";
+    const double kp = (general ? -u.bias[1] : u.kp) * g * g;
+    const double target = general    ? g * (u.gain * ctrl + u.bias[0]) / kp
+                          : g != 0.0 ? ctrl / g
+                                     : 0.0;
     d.target = (d.kp * d.target + kp * target) / (d.kp + kp);
     d.kp += kp;
+    d.kd += (general ? -u.bias[2] : u.kv) * g * g;
     // On a joint spring the sum stays implicit (stable PD); alone, an explicit PD force as MuJoCo.
     d.mode = spring ? ActuationMode::StablePd : ActuationMode::Position;
+  } else if (u.kind == "general" && u.bias[2] == 0.0) {  // a force: tau = g (gain ctrl + b0)
+    d.force += g * (u.gain * ctrl + u.bias[0]);
+    if (!spring) d.mode = ActuationMode::Force;
+  } else if (u.kind == "general") {  // tau = g (gain ctrl + b0) + g^2 b2 qdot: a velocity servo
+    const double kd = -u.bias[2] * g * g;
+    d.kd += kd;
+    if (!spring) {
+      d.mode = ActuationMode::Velocity;
+      d.target = g * (u.gain * ctrl + u.bias[0]) / kd;
+    } else if (u.gain * ctrl + u.bias[0] != 0.0) {
+      c.warn(u.line,
+             "actuator '" + u.name + "': velocity target on a joint with stiffness is taken as 0");
+    }
   } else {  // velocity: tau = kv g^2 (ctrl/g - qdot)
     d.kd += u.kv * g * g;
     if (!spring) {
@@ -269,7 +319,8 @@ LinkValues apply_keyframe(Context& c, const Element* root) {
       ctrl = a.nums("ctrl", static_cast<int>(ctrl.size()), static_cast<int>(ctrl.size()), {});
     a.ignore_attrs({"act", "mpos", "mquat"});
   }
-  for (size_t i = 0; i < c.actuators.size(); ++i) apply_actuator(c, c.actuators[i], ctrl[i]);
+  for (size_t i = 0; i < c.actuators.size(); ++i)
+    if (c.actuators[i].link >= 0) apply_actuator(c, c.actuators[i], ctrl[i]);
   return values;
 }
 
@@ -340,6 +391,7 @@ void servo_actuated(Context& c, const TreeBuild& tb, Scene& sc) {
   if (!(kp > 0.0)) return;
   std::vector<Joint> joints = sc.model.joints();
   for (const Actuator& u : c.actuators) {
+    if (u.link < 0) continue;  // skipped (parse_actuators)
     const int jn = tb.joint_of_link[u.link];
     if (jn < 0) continue;
     Joint& j = joints[jn];
