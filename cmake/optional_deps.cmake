@@ -136,3 +136,24 @@ if(MOREAU_USE_CHOLMOD)
   endif()
 endif()
 # --- end sparse Cholesky -----------------------------------------------------------------------
+
+# --- Sparse LU for nsn's Newton system ----------------------------------------------------------
+# Optional: KLU (libsuitesparse-dev) factors nsn's sparse Newton system (src/moreau/solvers/nsn.cpp;
+# piles, FCLib's larger problems); without it Eigen's SparseLU. Turn it off with
+# -DMOREAU_USE_KLU=OFF.
+option(MOREAU_USE_KLU "Use KLU (SuiteSparse) for nsn's sparse Newton system when found" ON)
+if(MOREAU_USE_KLU)
+  find_path(MOREAU_KLU_INCLUDE klu.h PATH_SUFFIXES suitesparse)
+  find_library(MOREAU_KLU_LIB klu)
+  if(MOREAU_KLU_INCLUDE AND MOREAU_KLU_LIB)
+    add_library(moreau_dep_klu INTERFACE)
+    target_include_directories(moreau_dep_klu SYSTEM INTERFACE ${MOREAU_KLU_INCLUDE})
+    target_link_libraries(moreau_dep_klu INTERFACE ${MOREAU_KLU_LIB})
+    target_compile_definitions(moreau_dep_klu INTERFACE MOREAU_HAVE_KLU=1)
+    list(APPEND MOREAU_SOLVER_LIBS moreau_dep_klu)
+    message(STATUS "moreau: nsn's sparse Newton system with KLU (${MOREAU_KLU_LIB})")
+  else()
+    message(STATUS "moreau: KLU not found (libsuitesparse-dev): nsn uses Eigen's SparseLU")
+  endif()
+endif()
+# --- end sparse LU -------------------------------------------------------------------------------

@@ -327,6 +327,33 @@ TEST(Mjcf, ContactExcludeKeepsTwoBodiesFromColliding) {
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_EQ(back->model.collision_exclusions(), world->scene.model.collision_exclusions());
   EXPECT_EQ(pairs(*back), (std::set<std::pair<int, int>>{{-1, 1}}));
+  // Servoing the joints rebuilds the model: the exclusions stay.
+  ImportOptions servo;
+  servo.servo_kp = 100.0;
+  Result<ImportedModel> servoed = import_mjcf_string(
+      "<mujoco><worldbody><body name=\"a\"><joint axis=\"0 1 0\"/><geom size=\"0.1\"/></body>"
+      "<body name=\"b\" pos=\"0.15 0 0\"><joint axis=\"0 1 0\"/><geom size=\"0.1\"/></body>"
+      "</worldbody><actuator><motor joint=\"joint0\"/></actuator>"
+      "<contact><exclude body1=\"a\" body2=\"b\"/></contact></mujoco>",
+      kData + "exclude_servo.xml", kData, servo);
+  ASSERT_TRUE(servoed.ok()) << servoed.error().message();
+  EXPECT_EQ(servoed->scene.model.collision_exclusions(),
+            (std::vector<std::pair<int, int>>{{0, 1}}));
+  // A body welded to the world: skipped with a warning (moreau would exclude every world geometry
+  // from colliding with b, the floor included), b still on the floor.
+  Result<ImportedModel> welded = import_mjcf_string(
+      "<mujoco><worldbody><geom type=\"plane\" size=\"1 1 0.1\"/>"
+      "<body name=\"post\" pos=\"1 0 0\"><geom size=\"0.1\"/></body>"
+      "<body name=\"b\" pos=\"0 0 0.1\"><freejoint/><geom size=\"0.1\"/></body></worldbody>"
+      "<contact><exclude body1=\"post\" body2=\"b\"/></contact></mujoco>",
+      kData + "exclude_welded.xml", kData);
+  ASSERT_TRUE(welded.ok()) << welded.error().message();
+  EXPECT_TRUE(welded->scene.model.collision_exclusions().empty());
+  EXPECT_EQ(pairs(welded->scene), (std::set<std::pair<int, int>>{{-1, 0}}));
+  bool warned = false;
+  for (const std::string& w : welded->warnings)
+    warned |= w.find("welded to the world") != std::string::npos;
+  EXPECT_TRUE(warned);
   Result<ImportedModel> bad = load("<contact><exclude body1=\"a\" body2=\"c\"/></contact>");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message().find("<exclude> body2"), std::string::npos)
@@ -343,23 +370,25 @@ namespace {
 // <actuator><general>, MuJoCo's force = gain ctrl + b0 + b1 (gear q) + b2 (gear qdot) times the
 // gear on the joint: with biasprm = (0, -kp, -kv) it is MuJoCo's own definition of <position kp
 // kv> and gives the same servo; with biastype "none" a force; with (b0, 0, -kv) a velocity servo.
-// Activation dynamics are reported and skipped.
+// Activation dynamics are reported and skipped, the actuator keeping its place in the keyframe's
+// ctrl. A joint's ref shifts the servo's target (moreau's q counts from the reference pose).
 TEST(Mjcf, GeneralActuatorsAreTheirServosAndForces) {
   std::string bodies;
-  for (int k = 0; k < 5; ++k)
+  for (int k = 0; k < 6; ++k)
     bodies += "<body name=\"b" + std::to_string(k) + "\" pos=\"" + std::to_string(k) +
-              " 0 0\"><joint name=\"j" + std::to_string(k) +
-              "\" axis=\"0 1 0\"/><geom size=\"0.1\"/></body>";
+              " 0 0\"><joint name=\"j" + std::to_string(k) + "\" axis=\"0 1 0\"" +
+              (k == 5 ? " ref=\"20\"" : "") + "/><geom size=\"0.1\"/></body>";
   Result<ImportedModel> r = import_mjcf_string(
       "<mujoco><worldbody>" + bodies +
           "</worldbody><actuator>"
           "<position joint=\"j0\" kp=\"50\" kv=\"2\" gear=\"2\"/>"
           "<general joint=\"j1\" gainprm=\"50\" biasprm=\"0 -50 -2\" biastype=\"affine\" "
           "gear=\"2\"/>"
+          "<general joint=\"j4\" gainprm=\"1\" dyntype=\"filter\" dynprm=\"0.1\"/>"
           "<general joint=\"j2\" gainprm=\"3\" gear=\"2\"/>"
           "<general joint=\"j3\" gainprm=\"8\" biasprm=\"1 0 -4\" biastype=\"affine\"/>"
-          "<general joint=\"j4\" gainprm=\"1\" dyntype=\"filter\" dynprm=\"0.1\"/>"
-          "</actuator><keyframe><key ctrl=\"0.6 0.6 0.5 0.25 1\"/></keyframe></mujoco>",
+          "<position joint=\"j5\" kp=\"10\"/>"
+          "</actuator><keyframe><key ctrl=\"0.6 0.6 1 0.5 0.25 0.5\"/></keyframe></mujoco>",
       kData + "general.xml", kData);
   ASSERT_TRUE(r.ok()) << r.error().message();
   const Model& m = r->scene.model;
@@ -379,6 +408,8 @@ TEST(Mjcf, GeneralActuatorsAreTheirServosAndForces) {
   EXPECT_NEAR(act("j3").kd, 4.0, 1e-12);
   EXPECT_NEAR(act("j3").target, 0.75, 1e-12);
   EXPECT_EQ(act("j4").mode, ActuationMode::Passive);
+  // ref 20 degrees: the target 0.5 rad of MuJoCo's qpos is 0.5 - 20 deg of moreau's q.
+  EXPECT_NEAR(act("j5").target, 0.5 - 20.0 * kDeg, 1e-12);
   bool reported = false;
   for (const std::string& w : r->warnings) reported |= w.find("<general>") != std::string::npos;
   EXPECT_TRUE(reported);

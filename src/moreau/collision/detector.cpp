@@ -30,7 +30,8 @@ struct CollisionWorkspace {
   std::vector<ClosedMesh> closed;  // per geometry: closed triangle mesh (mesh_mesh "triangles")
   std::vector<char> has_closed;
   std::vector<std::string> warnings;
-  std::vector<uint64_t> excluded;  // sorted body-pair keys that never collide (joints)
+  // Sorted body-pair keys that never collide: joints, Model::collision_exclusions.
+  std::vector<uint64_t> excluded;
   std::vector<int> bounded, planes;
   std::vector<Pose> X;
   std::vector<Mat3> R;   // X[i].R()
@@ -156,7 +157,8 @@ CollisionDetector::CollisionDetector(CollisionDetector&&) noexcept = default;
 CollisionDetector& CollisionDetector::operator=(CollisionDetector&&) noexcept = default;
 
 // Filtering: different bodies (not both the world), group/mask both ways (either way where both
-// geometries take MuJoCo's rule, Geometry::filter_either), no joint between them
+// geometries take MuJoCo's rule, Geometry::filter_either), no joint between them nor an
+// exclusion (Model::collision_exclusions)
 // unless Joint::collide_connected. Reads the compact per-geometry copies (cache friendly).
 static bool may_collide(const CollisionWorkspace& w, int i, int j) {
   const GeomFilter& a = w.filter[i];

@@ -62,29 +62,6 @@ void plane_cylinder(const HalfSpace& P, const PlacedShape& b, double margin,
     }
   }
 }
-// Area of the convex hull of n <= kMaxManifold + 1 points of the plane (Andrew's monotone chain).
-double hull_area(std::array<Eigen::Vector2d, kMaxManifold + 1>& p, int n) {
-  if (n < 3) return 0.0;
-  std::sort(p.begin(), p.begin() + n, [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
-    return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
-  });
-  auto cross = [](const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
-    return (a.x() - o.x()) * (b.y() - o.y()) - (a.y() - o.y()) * (b.x() - o.x());
-  };
-  std::array<Eigen::Vector2d, 2 * (kMaxManifold + 1)> h;
-  int k = 0;
-  for (int i = 0; i < n; ++i) {  // lower hull
-    while (k >= 2 && cross(h[k - 2], h[k - 1], p[i]) <= 0.0) --k;
-    h[k++] = p[i];
-  }
-  for (int i = n - 2, t = k + 1; i >= 0; --i) {  // upper hull
-    while (k >= t && cross(h[k - 2], h[k - 1], p[i]) <= 0.0) --k;
-    h[k++] = p[i];
-  }
-  double a = 0.0;
-  for (int i = 0; i + 1 < k; ++i) a += h[i].x() * h[i + 1].y() - h[i + 1].x() * h[i].y();
-  return 0.5 * std::abs(a);
-}
 }  // namespace
 
 void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n, int max_points,
@@ -115,8 +92,8 @@ void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n
   kept_flat[0] = flat[deepest];
   while (kept < max_points) {
     // The area of the kept points' hull with a candidate x: a segment's triangle; a triangle's
-    // area plus, for each edge x lies beyond, the triangle of that edge and x (a fan from x);
-    // beyond three kept points, the monotone chain.
+    // area plus, for each edge x lies beyond, the triangle of that edge and x (a fan from x).
+    static_assert(kMaxManifold <= 4, "the gains below cover at most three kept points");
     const Eigen::Vector2d& a = kept_flat[0];
     std::array<Eigen::Vector2d, 3> tri;
     double tri_area = 0.0;
@@ -132,16 +109,11 @@ void reduce_manifold(std::vector<ContactPoint>& out, size_t first, const Vec3& n
           return (x - a).norm();
         case 2:
           return 0.5 * std::abs(cross(a, kept_flat[1], x));
-        case 3: {
+        default: {  // 3
           double area = tri_area;
           for (int e = 0; e < 3; ++e)
             area += 0.5 * std::max(0.0, -cross(tri[e], tri[(e + 1) % 3], x));
           return area;
-        }
-        default: {
-          std::array<Eigen::Vector2d, kMaxManifold + 1> p = kept_flat;  // hull_area sorts its copy
-          p[kept] = x;
-          return hull_area(p, kept + 1);
         }
       }
     };
@@ -236,8 +208,9 @@ void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin
           }
         }
         std::sort(within.begin(), within.end());
-        for (const int k : within)
-          P.push(b.X.p + b.R * v[k], 0.0, static_cast<uint32_t>(k), margin, out);
+        for (const int k : within)  // the start too, by the scan's own test
+          if (nl.dot(v[k]) + base < margin)
+            P.push(b.X.p + b.R * v[k], 0.0, static_cast<uint32_t>(k), margin, out);
         return reduce_manifold(out, first, n, kMaxManifold, deeper);
       }
       for (size_t k = 0; k < v.size(); ++k)  // no vertex graph: one dot product per vertex

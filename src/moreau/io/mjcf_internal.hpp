@@ -51,6 +51,7 @@ struct Actuator {
   // "fixed", biastype "none" or "affine"; length = gear q).
   double gain = 1.0;
   std::array<double, 3> bias{0.0, 0.0, 0.0};
+  double offset = 0.0;  // sign * ref of the joint: moreau's q is sign (qpos - ref)
   bool ctrllimited = false, forcelimited = false;
   double ctrl_lo = 0.0, ctrl_hi = 0.0, force_lo = 0.0, force_hi = 0.0;
 };
@@ -80,6 +81,7 @@ struct Context {
   bool autolimits = true;
   std::map<std::string, DefaultClass> classes;  // "main" is the root <default>
   std::map<std::string, MeshAsset> meshes;
+  std::vector<int> exclude_lines;  // per LinkTree::excluded pair: its <exclude> element's line
   std::map<std::string, std::shared_ptr<const HeightFieldData>> hfields;  // <asset><hfield>
   // Elements and attributes outside the subset: tag (or tag@attribute) -> (count, first line).
   std::map<std::string, std::pair<int, int>> ignored;

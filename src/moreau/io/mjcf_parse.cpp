@@ -149,7 +149,9 @@ void parse_contact(Context& c, const Element* ct) {
       continue;
     }
     const int a = link_of_body(c, e, "body1", false), b = link_of_body(c, e, "body2", false);
-    if (a != b) c.tree.excluded.emplace_back(a, b);
+    if (a == b) continue;
+    c.tree.excluded.emplace_back(a, b);
+    c.exclude_lines.push_back(e->GetLineNum());
   }
 }
 
@@ -208,6 +210,7 @@ void parse_actuators(Context& c, const Element* act) {
       skip(e);
       continue;
     }
+    u.offset = it->second.sign * c.tree.links[it->second.link].sources[it->second.source].ref;
     u.link = it->second.link;
     u.dof = it->second.dof;
     u.gear = a.nums("gear", 1, 6, {1.0})[0] * it->second.sign;
@@ -239,11 +242,11 @@ void apply_actuator(Context& c, const Actuator& u, double ctrl) {
   } else if (u.kind == "position" || (u.kind == "general" && u.bias[1] < 0.0)) {
     // position: tau = kp g^2 (ctrl/g - q) - kv g^2 qdot; general, its affine bias:
     // tau = g (gain ctrl + b0) + g^2 b1 q + g^2 b2 qdot = kp (target - q) - kd qdot.
+    // MuJoCo's length is gear qpos, moreau's q = sign (qpos - ref): the target less sign ref.
     const bool general = u.kind == "general";
     const double kp = (general ? -u.bias[1] : u.kp) * g * g;
-    const double target = general    ? g * (u.gain * ctrl + u.bias[0]) / kp
-                          : g != 0.0 ? ctrl / g
-                                     : 0.0;
+    if (!(kp > 0.0)) return;  // no gain (gear or kp 0): no force
+    const double target = (general ? g * (u.gain * ctrl + u.bias[0]) / kp : ctrl / g) - u.offset;
     d.target = (d.kp * d.target + kp * target) / (d.kp + kp);
     d.kp += kp;
     d.kd += (general ? -u.bias[2] : u.kv) * g * g;
@@ -254,6 +257,7 @@ void apply_actuator(Context& c, const Actuator& u, double ctrl) {
     if (!spring) d.mode = ActuationMode::Force;
   } else if (u.kind == "general") {  // tau = g (gain ctrl + b0) + g^2 b2 qdot: a velocity servo
     const double kd = -u.bias[2] * g * g;
+    if (!(kd > 0.0)) return;  // gear 0: no force
     d.kd += kd;
     if (!spring) {
       d.mode = ActuationMode::Velocity;
@@ -324,6 +328,34 @@ LinkValues apply_keyframe(Context& c, const Element* root) {
   return values;
 }
 
+// moreau excludes whole bodies from colliding, MuJoCo single bodies: an <exclude> of a link welded
+// to another (one moreau body) covers that one's geometries too, and one of a link welded to the
+// world is skipped by build_tree_scene (every world geometry, the floor, would go with it).
+void warn_merged_exclusions(Context& c, const TreeBuild& tb) {
+  const auto& links = c.tree.links;
+  auto name = [&](int l) { return l < 0 ? std::string("world") : links[l].name; };
+  for (size_t k = 0; k < c.tree.excluded.size(); ++k) {
+    const auto [la, lb] = c.tree.excluded[k];
+    for (const int l : {la, lb}) {
+      if (l < 0) continue;
+      const std::string pair = "<contact><exclude> of '" + name(la) + "' and '" + name(lb) + "'";
+      if (tb.body_of_link[l] < 0) {
+        c.warn(c.exclude_lines[k], pair + " skipped: '" + name(l) +
+                                       "' is welded to the world, and moreau excludes whole "
+                                       "bodies (every world geometry would go with it)");
+        break;
+      }
+      for (size_t o = 0; o < links.size(); ++o)
+        if (static_cast<int>(o) != l && tb.body_of_link[o] == tb.body_of_link[l] &&
+            !links[o].geoms.empty()) {
+          c.warn(c.exclude_lines[k], pair + " also covers the geometries of '" + links[o].name +
+                                         "', welded to '" + name(l) + "' (one moreau body)");
+          break;
+        }
+    }
+  }
+}
+
 // The scene's model with its joints replaced (actuators changed after the build).
 void replace_joints(Scene& sc, const std::vector<Joint>& joints) {
   const Model& m = sc.model;
@@ -332,6 +364,7 @@ void replace_joints(Scene& sc, const std::vector<Joint>& joints) {
   for (const Body& b : m.bodies()) mb.add_body(b);
   for (const Joint& j : joints) mb.add_joint(j);
   for (const Geometry& g : m.geometries()) mb.add_geometry(g);
+  for (const auto& [a, b] : m.collision_exclusions()) mb.exclude_collisions(a, b);
   Result<Model> rebuilt = mb.build();
   if (rebuilt) sc.model = std::move(*rebuilt);
 }
@@ -483,6 +516,7 @@ Result<ImportedModel> import(const std::string& xml, const std::string& file,
       if (e.file == file) std::tie(e.file, e.line) = c.where(e.line);
       return e;
     }
+    warn_merged_exclusions(c, out.build);
     servo_actuated(c, out.build, *sc);
     cap_explicit_springs(c, out.build, *sc);
     report_ignored(c);

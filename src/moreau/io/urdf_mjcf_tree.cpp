@@ -353,6 +353,9 @@ Result<Scene> build_tree_scene(const LinkTree& t, const LinkValues& values, Tree
     for (const LoopJoint& lj : t.loops) mb.add_joint(make_loop_joint(t, b, lj, Xref));
     for (const auto& [la, lb] : t.excluded) {  // links welded into one body need nothing
       const int ba = la < 0 ? -1 : b.body_of_link[la], bb = lb < 0 ? -1 : b.body_of_link[lb];
+      // A link welded to the world would take every world geometry with it (the floor): skipped
+      // (the MJCF importer warns).
+      if ((la >= 0 && ba < 0) || (lb >= 0 && bb < 0)) continue;
       if (ba != bb) mb.exclude_collisions(ba, bb);
     }
     Result<Model> model = mb.build();

@@ -10,7 +10,8 @@
 // 1/2 |F|^2 (nonmonotone Armijo); where the LU fails, the Gauss-Newton step (H^T H + 1e-12 max
 // diag I) d = -H^T F. Dense (A is D_dense itself where the Problem has it and no R) for problems of
 // at most dense_rows rows or with a dense D; above, the Newton system is assembled from D's stored
-// blocks and factored by Eigen's SparseLU (a pile's D is sparse: RockPile's 1389 rows hold 1.7%
+// blocks and factored by KLU (SuiteSparse; Eigen's SparseLU in a build without it) (a pile's D is
+// sparse: RockPile's 1389 rows hold 1.7%
 // nonzeros), with no Gauss-Newton fallback (a failed factorization grows eps instead). Made for
 // problems solved many times from a warm start (the fast path's reduced NCP and contact islands,
 // docs/performance.md), where it converges in a few iterations.

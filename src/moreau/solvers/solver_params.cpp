@@ -148,7 +148,7 @@ std::span<const ParamSpec> ngn() {
 std::span<const ParamSpec> nsn() {
   static const ParamSpec t[] = {
       {"rho_scale", "1", "block scale rho_b = rho_scale / mean diagonal of (D + R)_bb", 1.0, "", kPos, kBig, false, FIELD(nsn.rho_scale)},
-      {"dense_rows", "rows", "at most: the dense Newton system (LU); above, where D is sparse (under a quarter of its entries stored): the sparse one from D's blocks (SparseLU)", 96.0, "", 0.0, kBig, true, FIELD(nsn.dense_rows)},
+      {"dense_rows", "rows", "at most: the dense Newton system (LU); above, where D is sparse (under a quarter of its entries stored): the sparse one from D's blocks (KLU, else SparseLU)", 96.0, "", 0.0, kBig, true, FIELD(nsn.dense_rows)},
       {"prox", "1", "proximal term eps = prox max_i A_ii in the Newton matrix; 0: Gauss-Newton steps (dense system; the sparse one has none)", 1e-8, "", 0.0, 1.0, false, FIELD(nsn.prox)},
       {"prox_max", "1", "where the line search fails, eps grows 100x up to prox_max max_i A_ii; a full step shrinks it 10x", 1.0, "", 0.0, 1e6, false, FIELD(nsn.prox_max)},
       {"stall_window", "-", "iterations without a 10x lower natural map before eps grows stall_factor-fold (Newton steps cycling between stick and slip); 0: off", 4.0, "", 0.0, 1000.0, true, FIELD(nsn.stall_window)},
