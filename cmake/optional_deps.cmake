@@ -145,7 +145,8 @@ option(MOREAU_USE_KLU "Use KLU (SuiteSparse) for nsn's sparse Newton system when
 if(MOREAU_USE_KLU)
   find_path(MOREAU_KLU_INCLUDE klu.h PATH_SUFFIXES suitesparse)
   find_library(MOREAU_KLU_LIB klu)
-  if(MOREAU_KLU_INCLUDE AND MOREAU_KLU_LIB)
+  # Eigen's KLU module (Eigen/KLUSupport) came with Eigen 3.4.
+  if(MOREAU_KLU_INCLUDE AND MOREAU_KLU_LIB AND Eigen3_VERSION VERSION_GREATER_EQUAL 3.4)
     add_library(moreau_dep_klu INTERFACE)
     target_include_directories(moreau_dep_klu SYSTEM INTERFACE ${MOREAU_KLU_INCLUDE})
     target_link_libraries(moreau_dep_klu INTERFACE ${MOREAU_KLU_LIB})
@@ -153,7 +154,7 @@ if(MOREAU_USE_KLU)
     list(APPEND MOREAU_SOLVER_LIBS moreau_dep_klu)
     message(STATUS "moreau: nsn's sparse Newton system with KLU (${MOREAU_KLU_LIB})")
   else()
-    message(STATUS "moreau: KLU not found (libsuitesparse-dev): nsn uses Eigen's SparseLU")
+    message(STATUS "moreau: KLU (libsuitesparse-dev) or Eigen >= 3.4 not found: nsn uses Eigen's SparseLU")
   endif()
 endif()
 # --- end sparse LU -------------------------------------------------------------------------------

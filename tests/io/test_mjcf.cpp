@@ -286,74 +286,61 @@ TEST(Mjcf, MeshHullStaysWhereTheFilePutsIt) {
 namespace moreau {
 namespace {
 
-// <contact><exclude>: two overlapping balls on free joints, one of them resting on the floor. The
-// excluded pairs give no contacts (the balls with each other, the ball and "world"), the others
-// do; the exclusion survives the scene's JSON round trip; a body that does not exist is an error
-// naming the element.
+// <contact><exclude>: two overlapping balls on free joints, one of them resting on the floor, and
+// a ball welded to the world (a static body of its own in MuJoCo) overlapping the second. An
+// exclusion removes the contacts of its two bodies' geometries and no others (the world's own
+// geometries for "world"; the welded ball's alone for its body); it survives the scene's JSON
+// round trip and the model's rebuild when joints are servoed; a body that does not exist is an
+// error naming the element.
 TEST(Mjcf, ContactExcludeKeepsTwoBodiesFromColliding) {
-  auto load = [](const std::string& contact) {
+  // Geometries: 0 the floor, 1 the welded ball, 2 ball a, 3 ball b.
+  auto load = [](const std::string& contact, const ImportOptions& opt = {}) {
     return import_mjcf_string(
         "<mujoco><worldbody><geom name=\"floor\" type=\"plane\" size=\"1 1 0.1\"/>"
+        "<body name=\"post\" pos=\"0.3 0 0.1\"><geom size=\"0.1\"/></body>"
         "<body name=\"a\" pos=\"0 0 0.1\"><freejoint/><geom size=\"0.1\"/></body>"
         "<body name=\"b\" pos=\"0.15 0 0.1\"><freejoint/><geom size=\"0.1\"/></body>"
         "</worldbody>" +
             contact + "</mujoco>",
-        kData + "exclude.xml", kData);
+        kData + "exclude.xml", kData, opt);
   };
-  // Contacts per body pair (-1 the world) of the scene's initial state.
+  using Pairs = std::set<std::pair<int, int>>;
+  // Contacts per geometry pair of the scene's initial state.
   auto pairs = [](const Scene& sc) {
     CollisionDetector cd(sc.model);
-    std::set<std::pair<int, int>> out;
+    Pairs out;
     for (const Contact& c : cd.detect(sc.initial, sc.settings.collision))
-      out.insert({std::min(c.body[0], c.body[1]), std::max(c.body[0], c.body[1])});
+      out.insert({std::min(c.geom[0], c.geom[1]), std::max(c.geom[0], c.geom[1])});
     return out;
   };
   Result<ImportedModel> none = load("");
   ASSERT_TRUE(none.ok()) << none.error().message();
-  EXPECT_EQ(pairs(none->scene), (std::set<std::pair<int, int>>{{-1, 0}, {-1, 1}, {0, 1}}));
+  EXPECT_EQ(pairs(none->scene), (Pairs{{0, 2}, {0, 3}, {1, 3}, {2, 3}}));
   Result<ImportedModel> ab = load("<contact><exclude body1=\"b\" body2=\"a\"/></contact>");
   ASSERT_TRUE(ab.ok()) << ab.error().message();
-  EXPECT_EQ(ab->scene.model.collision_exclusions(), (std::vector<std::pair<int, int>>{{0, 1}}));
-  EXPECT_EQ(pairs(ab->scene), (std::set<std::pair<int, int>>{{-1, 0}, {-1, 1}}));
+  EXPECT_EQ(ab->scene.model.collision_exclusions(), (std::vector<std::pair<int, int>>{{2, 3}}));
+  EXPECT_EQ(pairs(ab->scene), (Pairs{{0, 2}, {0, 3}, {1, 3}}));
+  // The world's own geometry (the floor) and the welded ball are excluded separately.
   Result<ImportedModel> world = load(
-      "<contact><exclude body1=\"a\" body2=\"world\"/><exclude body1=\"a\" body2=\"b\"/>"
+      "<contact><exclude body1=\"a\" body2=\"world\"/><exclude body1=\"post\" body2=\"b\"/>"
       "</contact>");
   ASSERT_TRUE(world.ok()) << world.error().message();
-  EXPECT_EQ(pairs(world->scene), (std::set<std::pair<int, int>>{{-1, 1}}));
-  // The JSON scene carries the exclusions by body name.
+  EXPECT_EQ(pairs(world->scene), (Pairs{{0, 3}, {2, 3}}));
+  // The JSON scene carries the exclusions as geometry index pairs.
   const std::string json = scene_to_json(world->scene);
   EXPECT_NE(json.find("collision_exclusions"), std::string::npos);
   Result<Scene> back = parse_scene_json(json, "exclude.json");
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_EQ(back->model.collision_exclusions(), world->scene.model.collision_exclusions());
-  EXPECT_EQ(pairs(*back), (std::set<std::pair<int, int>>{{-1, 1}}));
+  EXPECT_EQ(pairs(*back), (Pairs{{0, 3}, {2, 3}}));
   // Servoing the joints rebuilds the model: the exclusions stay.
   ImportOptions servo;
   servo.servo_kp = 100.0;
-  Result<ImportedModel> servoed = import_mjcf_string(
-      "<mujoco><worldbody><body name=\"a\"><joint axis=\"0 1 0\"/><geom size=\"0.1\"/></body>"
-      "<body name=\"b\" pos=\"0.15 0 0\"><joint axis=\"0 1 0\"/><geom size=\"0.1\"/></body>"
-      "</worldbody><actuator><motor joint=\"joint0\"/></actuator>"
-      "<contact><exclude body1=\"a\" body2=\"b\"/></contact></mujoco>",
-      kData + "exclude_servo.xml", kData, servo);
+  Result<ImportedModel> servoed =
+      load("<contact><exclude body1=\"a\" body2=\"b\"/></contact>", servo);
   ASSERT_TRUE(servoed.ok()) << servoed.error().message();
   EXPECT_EQ(servoed->scene.model.collision_exclusions(),
-            (std::vector<std::pair<int, int>>{{0, 1}}));
-  // A body welded to the world: skipped with a warning (moreau would exclude every world geometry
-  // from colliding with b, the floor included), b still on the floor.
-  Result<ImportedModel> welded = import_mjcf_string(
-      "<mujoco><worldbody><geom type=\"plane\" size=\"1 1 0.1\"/>"
-      "<body name=\"post\" pos=\"1 0 0\"><geom size=\"0.1\"/></body>"
-      "<body name=\"b\" pos=\"0 0 0.1\"><freejoint/><geom size=\"0.1\"/></body></worldbody>"
-      "<contact><exclude body1=\"post\" body2=\"b\"/></contact></mujoco>",
-      kData + "exclude_welded.xml", kData);
-  ASSERT_TRUE(welded.ok()) << welded.error().message();
-  EXPECT_TRUE(welded->scene.model.collision_exclusions().empty());
-  EXPECT_EQ(pairs(welded->scene), (std::set<std::pair<int, int>>{{-1, 0}}));
-  bool warned = false;
-  for (const std::string& w : welded->warnings)
-    warned |= w.find("welded to the world") != std::string::npos;
-  EXPECT_TRUE(warned);
+            (std::vector<std::pair<int, int>>{{2, 3}}));
   Result<ImportedModel> bad = load("<contact><exclude body1=\"a\" body2=\"c\"/></contact>");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message().find("<exclude> body2"), std::string::npos)

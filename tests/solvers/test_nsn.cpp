@@ -319,9 +319,10 @@ void store_nonzero_blocks(Problem& p) {
       p.D.entry(e) = block_of(i, p.D.entry_col(e));
 }
 
-// Two algorithms for one Newton step: the dense LU on A's gathered rows and SparseLU on the system
-// assembled from D's stored blocks. Same iterates up to round-off, so the same iteration counts
-// and answers, on problems with joint, limit and contact rows, with and without a softening R.
+// Two algorithms for one Newton step: the dense LU on A's gathered rows and the sparse LU (KLU or
+// SparseLU) on the system assembled from D's stored blocks. Same iterates up to round-off, so the
+// same iteration counts and answers, on problems with joint, limit and contact rows, with and
+// without a softening R.
 TEST(Nsn, SparseNewtonSystemTakesTheDenseOnesSteps) {
   std::mt19937 rng(5);
   int compared = 0;

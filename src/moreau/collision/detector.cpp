@@ -30,8 +30,8 @@ struct CollisionWorkspace {
   std::vector<ClosedMesh> closed;  // per geometry: closed triangle mesh (mesh_mesh "triangles")
   std::vector<char> has_closed;
   std::vector<std::string> warnings;
-  // Sorted body-pair keys that never collide: joints, Model::collision_exclusions.
-  std::vector<uint64_t> excluded;
+  std::vector<uint64_t> excluded;        // sorted body-pair keys that never collide (joints)
+  std::vector<uint64_t> excluded_geoms;  // sorted geometry-pair keys (Model::collision_exclusions)
   std::vector<int> bounded, planes;
   std::vector<Pose> X;
   std::vector<Mat3> R;   // X[i].R()
@@ -144,8 +144,10 @@ CollisionDetector::CollisionDetector(const Model& model, const CollisionSettings
   }
   for (const Joint& j : model.joints())
     if (!j.collide_connected) w.excluded.push_back(body_key(j.base, j.follower));
-  for (const auto& [a, b] : model.collision_exclusions()) w.excluded.push_back(body_key(a, b));
   std::sort(w.excluded.begin(), w.excluded.end());
+  for (const auto& [a, b] : model.collision_exclusions())
+    w.excluded_geoms.push_back((static_cast<uint64_t>(a) << 32) | static_cast<uint64_t>(b));
+  std::sort(w.excluded_geoms.begin(), w.excluded_geoms.end());
 }
 
 const std::vector<std::string>& CollisionDetector::warnings() const {
@@ -157,8 +159,8 @@ CollisionDetector::CollisionDetector(CollisionDetector&&) noexcept = default;
 CollisionDetector& CollisionDetector::operator=(CollisionDetector&&) noexcept = default;
 
 // Filtering: different bodies (not both the world), group/mask both ways (either way where both
-// geometries take MuJoCo's rule, Geometry::filter_either), no joint between them nor an
-// exclusion (Model::collision_exclusions)
+// geometries take MuJoCo's rule, Geometry::filter_either), not an excluded pair
+// (Model::collision_exclusions), no joint between them
 // unless Joint::collide_connected. Reads the compact per-geometry copies (cache friendly).
 static bool may_collide(const CollisionWorkspace& w, int i, int j) {
   const GeomFilter& a = w.filter[i];
@@ -166,6 +168,11 @@ static bool may_collide(const CollisionWorkspace& w, int i, int j) {
   if (a.body == b.body) return false;
   const bool ab = a.group & b.mask, ba = b.group & a.mask;
   if (a.either && b.either ? !(ab || ba) : !(ab && ba)) return false;
+  if (!w.excluded_geoms.empty() &&
+      std::binary_search(
+          w.excluded_geoms.begin(), w.excluded_geoms.end(),
+          (static_cast<uint64_t>(std::min(i, j)) << 32) | static_cast<uint64_t>(std::max(i, j))))
+    return false;
   return w.excluded.empty() ||
          !std::binary_search(w.excluded.begin(), w.excluded.end(), body_key(a.body, b.body));
 }

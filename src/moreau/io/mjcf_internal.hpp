@@ -81,7 +81,6 @@ struct Context {
   bool autolimits = true;
   std::map<std::string, DefaultClass> classes;  // "main" is the root <default>
   std::map<std::string, MeshAsset> meshes;
-  std::vector<int> exclude_lines;  // per LinkTree::excluded pair: its <exclude> element's line
   std::map<std::string, std::shared_ptr<const HeightFieldData>> hfields;  // <asset><hfield>
   // Elements and attributes outside the subset: tag (or tag@attribute) -> (count, first line).
   std::map<std::string, std::pair<int, int>> ignored;

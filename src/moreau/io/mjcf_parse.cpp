@@ -140,8 +140,9 @@ void parse_equality(Context& c, const Element* eq) {
   }
 }
 
-// <contact>: <exclude body1 body2> (the two bodies never collide, MuJoCo's rule besides
-// contype/conaffinity); <pair> (explicit geom pairs with their own parameters) is not read.
+// <contact>: <exclude body1 body2> (no geometry of one collides with one of the other, MuJoCo's
+// rule besides contype/conaffinity); <pair> (explicit geom pairs with their own parameters) is not
+// read.
 void parse_contact(Context& c, const Element* ct) {
   for (const Element* e = ct->FirstChildElement(); e; e = e->NextSiblingElement()) {
     if (std::string(e->Name()) != "exclude") {
@@ -151,7 +152,6 @@ void parse_contact(Context& c, const Element* ct) {
     const int a = link_of_body(c, e, "body1", false), b = link_of_body(c, e, "body2", false);
     if (a == b) continue;
     c.tree.excluded.emplace_back(a, b);
-    c.exclude_lines.push_back(e->GetLineNum());
   }
 }
 
@@ -328,34 +328,6 @@ LinkValues apply_keyframe(Context& c, const Element* root) {
   return values;
 }
 
-// moreau excludes whole bodies from colliding, MuJoCo single bodies: an <exclude> of a link welded
-// to another (one moreau body) covers that one's geometries too, and one of a link welded to the
-// world is skipped by build_tree_scene (every world geometry, the floor, would go with it).
-void warn_merged_exclusions(Context& c, const TreeBuild& tb) {
-  const auto& links = c.tree.links;
-  auto name = [&](int l) { return l < 0 ? std::string("world") : links[l].name; };
-  for (size_t k = 0; k < c.tree.excluded.size(); ++k) {
-    const auto [la, lb] = c.tree.excluded[k];
-    for (const int l : {la, lb}) {
-      if (l < 0) continue;
-      const std::string pair = "<contact><exclude> of '" + name(la) + "' and '" + name(lb) + "'";
-      if (tb.body_of_link[l] < 0) {
-        c.warn(c.exclude_lines[k], pair + " skipped: '" + name(l) +
-                                       "' is welded to the world, and moreau excludes whole "
-                                       "bodies (every world geometry would go with it)");
-        break;
-      }
-      for (size_t o = 0; o < links.size(); ++o)
-        if (static_cast<int>(o) != l && tb.body_of_link[o] == tb.body_of_link[l] &&
-            !links[o].geoms.empty()) {
-          c.warn(c.exclude_lines[k], pair + " also covers the geometries of '" + links[o].name +
-                                         "', welded to '" + name(l) + "' (one moreau body)");
-          break;
-        }
-    }
-  }
-}
-
 // The scene's model with its joints replaced (actuators changed after the build).
 void replace_joints(Scene& sc, const std::vector<Joint>& joints) {
   const Model& m = sc.model;
@@ -516,7 +488,6 @@ Result<ImportedModel> import(const std::string& xml, const std::string& file,
       if (e.file == file) std::tie(e.file, e.line) = c.where(e.line);
       return e;
     }
-    warn_merged_exclusions(c, out.build);
     servo_actuated(c, out.build, *sc);
     cap_explicit_springs(c, out.build, *sc);
     report_ignored(c);

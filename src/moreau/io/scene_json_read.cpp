@@ -85,10 +85,11 @@ Scene SceneReader::read(const json& root) {
       const json& pair = (*v)[i];
       const Loc pi = at.at(static_cast<int>(i));
       if (!pair.is_array() || pair.size() != 2)
-        r_.fail(pi, "a pair of body names [\"a\", \"b\"]", describe(pair));
-      const int a = body_ref(r_, pair[0], pi.at(0), mb_, names_, true);
-      const int b = body_ref(r_, pair[1], pi.at(1), mb_, names_, true);
-      if (a == b) r_.fail(pi, "two different bodies", "the same body twice");
+        r_.fail(pi, "a pair of geometry indices [a, b]", describe(pair));
+      const int last = static_cast<int>(mb_.num_geometries()) - 1;
+      const int a = r_.integer(pair[0], pi.at(0), 0, last);
+      const int b = r_.integer(pair[1], pi.at(1), 0, last);
+      if (a == b) r_.fail(pi, "two different geometries", "the same one twice");
       mb_.exclude_collisions(a, b);
     }
   }

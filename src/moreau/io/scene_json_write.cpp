@@ -182,8 +182,8 @@ std::string scene_to_json(const Scene& sc) {
     o["collision_exclusions"] = ojson::array();
     for (const auto& [a, b] : m.collision_exclusions()) {
       ojson pair = ojson::array();
-      pair.push_back(m.body_name(a));
-      pair.push_back(m.body_name(b));
+      pair.push_back(a);
+      pair.push_back(b);
       o["collision_exclusions"].push_back(pair);
     }
   }

@@ -332,17 +332,19 @@ Result<Scene> build_tree_scene(const LinkTree& t, const LinkValues& values, Tree
       const Vec3 c = acc[owner[i]].com();
       b.link_in_body[i] = Pose{P[i].p - c, P[i].q};
     }
+    // Each link's geometries (index n: the world's), for the exclusions below.
+    std::vector<std::vector<int>> geoms_of(n + 1);
     for (const Geometry& g0 : t.world_geoms) {
       Geometry g = g0;
       g.body = -1;
-      mb.add_geometry(std::move(g));
+      geoms_of[n].push_back(mb.add_geometry(std::move(g)));
     }
     for (size_t i = 0; i < n; ++i)
       for (const Geometry& g0 : t.links[i].geoms) {
         Geometry g = g0;
         g.body = b.body_of_link[i];
         g.pose = b.link_in_body[i] * g0.pose;
-        mb.add_geometry(std::move(g));
+        geoms_of[i].push_back(mb.add_geometry(std::move(g)));
       }
     for (size_t i = 0; i < n; ++i) {
       const JointType jt = t.links[i].joint;
@@ -351,13 +353,11 @@ Result<Scene> build_tree_scene(const LinkTree& t, const LinkValues& values, Tree
     }
     const std::vector<Pose> Xref = link_world_poses(t, {});
     for (const LoopJoint& lj : t.loops) mb.add_joint(make_loop_joint(t, b, lj, Xref));
-    for (const auto& [la, lb] : t.excluded) {  // links welded into one body need nothing
-      const int ba = la < 0 ? -1 : b.body_of_link[la], bb = lb < 0 ? -1 : b.body_of_link[lb];
-      // A link welded to the world would take every world geometry with it (the floor): skipped
-      // (the MJCF importer warns).
-      if ((la >= 0 && ba < 0) || (lb >= 0 && bb < 0)) continue;
-      if (ba != bb) mb.exclude_collisions(ba, bb);
-    }
+    // An excluded link pair: every geometry of one against every one of the other, whatever
+    // bodies the links were welded into (MuJoCo excludes its bodies, the links here).
+    for (const auto& [la, lb] : t.excluded)
+      for (const int ga : geoms_of[la < 0 ? n : la])
+        for (const int gb : geoms_of[lb < 0 ? n : lb]) mb.exclude_collisions(ga, gb);
     Result<Model> model = mb.build();
     if (!model) {
       Error e = model.error();

@@ -78,7 +78,8 @@ struct LinkTree {
   // filter exempts the world body, so a base on slides and a ball, or a hopper's root joints,
   // lands on the floor). URDF keeps the filter: an arm's first link and its static base overlap.
   bool world_joints_collide = false;
-  // Link pairs (-1: the world) that never collide with each other (MJCF's <contact><exclude>).
+  // Link pairs (-1: the world's own geometries) whose geometries never collide with each other
+  // (MJCF's <contact><exclude>).
   std::vector<std::pair<int, int>> excluded;
 };
 

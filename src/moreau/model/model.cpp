@@ -212,13 +212,14 @@ Result<Model> ModelBuilder::build() const {
     if (auto e = validate_joint(j, nb, "joint '" + j.name + "'")) return *e;
     m.joint_rows_ += j.rows();
   }
+  const int ng = static_cast<int>(m.geometries_.size());
   for (auto& [a, b] : m.exclusions_) {
     const std::string element =
-        "collision exclusion of bodies " + std::to_string(a) + " and " + std::to_string(b);
-    if (a < -1 || a >= nb || b < -1 || b >= nb)
-      return Error{"", 0, element, "body indices in [-1, " + std::to_string(nb) + ")",
+        "collision exclusion of geometries " + std::to_string(a) + " and " + std::to_string(b);
+    if (a < 0 || a >= ng || b < 0 || b >= ng)
+      return Error{"", 0, element, "geometry indices in [0, " + std::to_string(ng) + ")",
                    "an index out of range"};
-    if (a == b) return Error{"", 0, element, "two different bodies", "the same body twice"};
+    if (a == b) return Error{"", 0, element, "two different geometries", "the same one twice"};
     if (a > b) std::swap(a, b);
   }
   std::sort(m.exclusions_.begin(), m.exclusions_.end());

@@ -40,8 +40,9 @@ class Model {
   double total_mass() const;
   // Geometries attached to body b (or to the world for b = -1), in model order.
   const std::vector<int>& body_geometries(int b) const { return body_geoms_[b + 1]; }
-  // Body pairs that never collide (MJCF's <contact><exclude>), besides those a joint connects
-  // (Joint::collide_connected): (a, b) with a < b, -1 the world; sorted, no duplicates.
+  // Geometry pairs that never collide (MJCF's <contact><exclude>: every geometry of one body
+  // against every one of the other), besides the bodies a joint connects
+  // (Joint::collide_connected): geometry indices (a, b) with a < b; sorted, no duplicates.
   const std::vector<std::pair<int, int>>& collision_exclusions() const { return exclusions_; }
 
  private:
@@ -78,9 +79,10 @@ class ModelBuilder {
   int add_joint(Joint j);
   int add_geometry(Geometry g);
   void set_gravity(const Vec3& g) { m_.gravity_ = g; }
-  // Bodies a and b (-1: the world) never collide with each other (Model::collision_exclusions).
+  // Geometries a and b (indices) never collide with each other (Model::collision_exclusions).
   void exclude_collisions(int a, int b) { m_.exclusions_.emplace_back(a, b); }
   int num_bodies() const { return static_cast<int>(m_.bodies_.size()); }
+  int num_geometries() const { return static_cast<int>(m_.geometries_.size()); }
   const Body& body(int i) const { return m_.bodies_[i]; }
   Body& body(int i) { return m_.bodies_[i]; }
   Joint& joint(int i) { return m_.joints_[i]; }

@@ -69,7 +69,7 @@ struct NsnWorkspace {
   // factored by a sparse LU (below), re-analysed where the active rows change.
   std::vector<Eigen::Triplet<double>> trip;
   Eigen::SparseMatrix<double> Hs;
-  // KLU where the build has it (cmake/optional_deps.cmake): 1.5-1.8x faster on FCLib's piles
+  // KLU where the build has it (cmake/optional_deps.cmake): 1.2x to 7x faster on FCLib's piles
   // (docs/solvers.md, "nsn").
 #ifdef MOREAU_HAVE_KLU
   Eigen::KLU<Eigen::SparseMatrix<double>> slu;
@@ -77,7 +77,8 @@ struct NsnWorkspace {
   Eigen::SparseLU<Eigen::SparseMatrix<double>> slu;
 #endif
   std::vector<int> pos, analysed;  // per row: its place among w.act (-1: unit row); last pattern
-  GrowVec diag, du;                // A's diagonal; d on the unit rows (0 elsewhere)
+  Eigen::Index analysed_nonzeros = -1;  // H_aa's stored entries when it was analysed
+  GrowVec diag, du;                     // A's diagonal; d on the unit rows (0 elsewhere)
 };
 
 // A = D + R as the solver reads it: the dense matrix (at most dense_rows rows) or the Problem's
@@ -370,9 +371,12 @@ bool sparse_newton_step(const Problem& p, const Delassus& A, double eps, NsnWork
   w.Hs.resize(m, m);
   w.Hs.setFromTriplets(w.trip.begin(), w.trip.end());  // duplicates (the diagonal) are summed
   w.Hs.makeCompressed();
-  if (w.analysed != w.act) {
+  // The pattern is a function of the active rows (zeros stored); its size is checked as well, as
+  // KLU's numeric factorization writes into arrays sized by the analysis.
+  if (w.analysed != w.act || w.analysed_nonzeros != w.Hs.nonZeros()) {
     w.slu.analyzePattern(w.Hs);
     w.analysed = w.act;
+    w.analysed_nonzeros = w.Hs.nonZeros();
   }
   w.slu.factorize(w.Hs);
   if (w.slu.info() != Eigen::Success) {

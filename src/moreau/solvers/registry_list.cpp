@@ -33,7 +33,7 @@ std::vector<SolverInfo> make_solver_registry() {
       {"apgd", "CCP", "Nesterov-accelerated projected gradient, backtracking + restart (Mazhar 2015)", solve_apgd, true, false, solver_params::apgd()},
       {"prox", "NCP", "block SOR-prox with adaptive r-factors (Studer; eq. 143-145)", solve_prox, true, false, solver_params::prox()},
       {"ngn", "NCP", "implicit complementarity x -> f(x), v(x) by non-smooth Gauss-Newton/LM with dogleg (Todorov 2010)", solve_ngn, true, true, solver_params::ngn(), true, false, false, true, false},
-      {"nsn", "NCP", "semismooth Newton on the natural map, Levenberg-Marquardt steps + Armijo, dense or sparse (SparseLU) Newton system; warm-started problems", solve_nsn, true, true, solver_params::nsn(), true, false, false, false},
+      {"nsn", "NCP", "semismooth Newton on the natural map, Levenberg-Marquardt steps + Armijo, dense or sparse (KLU or SparseLU) Newton system; warm-started problems", solve_nsn, true, true, solver_params::nsn(), true, false, false, false},
       {"lemke", "LCP", "Stewart-Trinkle friction-pyramid LCP by Lemke pivoting (n_d = 8 directions)", solve_lemke, true, true, solver_params::lemke(), true, false, false, true, false},
       {"prox-fp", "NCP", "prox fixed-point iteration, Gauss-Seidel, r = omega / G_ii (Schindler et al. 2011)", solve_prox_fp, true, false, solver_params::prox_fp()},
       {"sap", "CCP", "SAP: unconstrained convex primal of the regularized problem, Newton + exact line search (Castro 2023)", solve_sap, true, false, solver_params::sap(), false, false, false, true, false},
