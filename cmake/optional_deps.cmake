@@ -116,45 +116,41 @@ if(MOREAU_MUJOCO_INCLUDE AND MOREAU_MUJOCO_LIB)
 endif()
 # --- end peers ---------------------------------------------------------------------------------
 
-# --- Sparse Cholesky for SAP's Newton Hessian ---------------------------------------------------
-# Optional: CHOLMOD (libsuitesparse-dev) factors SAP's Hessian M + J^T G J on its block pattern
-# (src/moreau/solvers/sap_linear.cpp). Without it SAP always uses its dense LLT. Turn it off
-# with -DMOREAU_USE_CHOLMOD=OFF.
+# --- SuiteSparse: sparse Cholesky for SAP, sparse LU for nsn --------------------------------------
+# An optional SuiteSparse component (libsuitesparse-dev) for the solvers: NAME found by HEADER and
+# LIBRARY where the option MOREAU_USE_<NAME> is on and SUPPORTED is true, as the interface target
+# moreau_dep_<name> defining MOREAU_HAVE_<NAME>=1, linked into the solvers.
+function(moreau_suitesparse NAME HEADER LIBRARY SUPPORTED WITH WITHOUT)
+  if(NOT MOREAU_USE_${NAME})
+    return()
+  endif()
+  string(TOLOWER ${NAME} lower)
+  find_path(MOREAU_${NAME}_INCLUDE ${HEADER} PATH_SUFFIXES suitesparse)
+  find_library(MOREAU_${NAME}_LIB ${LIBRARY})
+  if(MOREAU_${NAME}_INCLUDE AND MOREAU_${NAME}_LIB AND SUPPORTED)
+    add_library(moreau_dep_${lower} INTERFACE)
+    target_include_directories(moreau_dep_${lower} SYSTEM INTERFACE ${MOREAU_${NAME}_INCLUDE})
+    target_link_libraries(moreau_dep_${lower} INTERFACE ${MOREAU_${NAME}_LIB})
+    target_compile_definitions(moreau_dep_${lower} INTERFACE MOREAU_HAVE_${NAME}=1)
+    set(MOREAU_SOLVER_LIBS ${MOREAU_SOLVER_LIBS} moreau_dep_${lower} PARENT_SCOPE)
+    message(STATUS "moreau: ${WITH} (${MOREAU_${NAME}_LIB})")
+  else()
+    message(STATUS "moreau: ${WITHOUT}")
+  endif()
+endfunction()
+# CHOLMOD factors SAP's Hessian M + J^T G J on its block pattern (src/moreau/solvers/
+# sap_linear.cpp); without it SAP always uses its dense LLT.
 option(MOREAU_USE_CHOLMOD "Use CHOLMOD (SuiteSparse) for SAP's sparse Newton system when found" ON)
-if(MOREAU_USE_CHOLMOD)
-  find_path(MOREAU_CHOLMOD_INCLUDE cholmod.h PATH_SUFFIXES suitesparse)
-  find_library(MOREAU_CHOLMOD_LIB cholmod)
-  if(MOREAU_CHOLMOD_INCLUDE AND MOREAU_CHOLMOD_LIB)
-    add_library(moreau_dep_cholmod INTERFACE)
-    target_include_directories(moreau_dep_cholmod SYSTEM INTERFACE ${MOREAU_CHOLMOD_INCLUDE})
-    target_link_libraries(moreau_dep_cholmod INTERFACE ${MOREAU_CHOLMOD_LIB})
-    target_compile_definitions(moreau_dep_cholmod INTERFACE MOREAU_HAVE_CHOLMOD=1)
-    list(APPEND MOREAU_SOLVER_LIBS moreau_dep_cholmod)
-    message(STATUS "moreau: SAP sparse Hessian with CHOLMOD (${MOREAU_CHOLMOD_LIB})")
-  else()
-    message(STATUS "moreau: CHOLMOD not found (libsuitesparse-dev): SAP uses its dense Hessian")
-  endif()
-endif()
-# --- end sparse Cholesky -----------------------------------------------------------------------
-
-# --- Sparse LU for nsn's Newton system ----------------------------------------------------------
-# Optional: KLU (libsuitesparse-dev) factors nsn's sparse Newton system (src/moreau/solvers/nsn.cpp;
-# piles, FCLib's larger problems); without it Eigen's SparseLU. Turn it off with
-# -DMOREAU_USE_KLU=OFF.
+moreau_suitesparse(CHOLMOD cholmod.h cholmod TRUE "SAP sparse Hessian with CHOLMOD"
+  "CHOLMOD not found (libsuitesparse-dev): SAP uses its dense Hessian")
+# KLU factors nsn's sparse Newton system (src/moreau/solvers/nsn.cpp; piles, FCLib's larger
+# problems); without it Eigen's SparseLU. Eigen's KLU module (Eigen/KLUSupport) came with 3.4.
 option(MOREAU_USE_KLU "Use KLU (SuiteSparse) for nsn's sparse Newton system when found" ON)
-if(MOREAU_USE_KLU)
-  find_path(MOREAU_KLU_INCLUDE klu.h PATH_SUFFIXES suitesparse)
-  find_library(MOREAU_KLU_LIB klu)
-  # Eigen's KLU module (Eigen/KLUSupport) came with Eigen 3.4.
-  if(MOREAU_KLU_INCLUDE AND MOREAU_KLU_LIB AND Eigen3_VERSION VERSION_GREATER_EQUAL 3.4)
-    add_library(moreau_dep_klu INTERFACE)
-    target_include_directories(moreau_dep_klu SYSTEM INTERFACE ${MOREAU_KLU_INCLUDE})
-    target_link_libraries(moreau_dep_klu INTERFACE ${MOREAU_KLU_LIB})
-    target_compile_definitions(moreau_dep_klu INTERFACE MOREAU_HAVE_KLU=1)
-    list(APPEND MOREAU_SOLVER_LIBS moreau_dep_klu)
-    message(STATUS "moreau: nsn's sparse Newton system with KLU (${MOREAU_KLU_LIB})")
-  else()
-    message(STATUS "moreau: KLU (libsuitesparse-dev) or Eigen >= 3.4 not found: nsn uses Eigen's SparseLU")
-  endif()
+if(Eigen3_VERSION VERSION_GREATER_EQUAL 3.4)
+  set(moreau_eigen_klu TRUE)
+else()
+  set(moreau_eigen_klu FALSE)
 endif()
-# --- end sparse LU -------------------------------------------------------------------------------
+moreau_suitesparse(KLU klu.h klu ${moreau_eigen_klu} "nsn's sparse Newton system with KLU"
+  "KLU (libsuitesparse-dev) or Eigen >= 3.4 not found: nsn uses Eigen's SparseLU")
+# --- end SuiteSparse -----------------------------------------------------------------------------

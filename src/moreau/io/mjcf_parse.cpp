@@ -255,23 +255,19 @@ void apply_actuator(Context& c, const Actuator& u, double ctrl) {
   } else if (u.kind == "general" && u.bias[2] == 0.0) {  // a force: tau = g (gain ctrl + b0)
     d.force += g * (u.gain * ctrl + u.bias[0]);
     if (!spring) d.mode = ActuationMode::Force;
-  } else if (u.kind == "general") {  // tau = g (gain ctrl + b0) + g^2 b2 qdot: a velocity servo
-    const double kd = -u.bias[2] * g * g;
-    if (!(kd > 0.0)) return;  // gear 0: no force
+  } else {
+    // A velocity servo: velocity, tau = kv g^2 (ctrl/g - qdot); general with b2 < 0,
+    // tau = g (gain ctrl + b0) + g^2 b2 qdot = kd (target - qdot).
+    const bool general = u.kind == "general";
+    const double kd = (general ? -u.bias[2] : u.kv) * g * g;
+    const double target = general    ? (kd > 0.0 ? g * (u.gain * ctrl + u.bias[0]) / kd : 0.0)
+                          : g != 0.0 ? ctrl / g
+                                     : 0.0;
     d.kd += kd;
     if (!spring) {
       d.mode = ActuationMode::Velocity;
-      d.target = g * (u.gain * ctrl + u.bias[0]) / kd;
-    } else if (u.gain * ctrl + u.bias[0] != 0.0) {
-      c.warn(u.line,
-             "actuator '" + u.name + "': velocity target on a joint with stiffness is taken as 0");
-    }
-  } else {  // velocity: tau = kv g^2 (ctrl/g - qdot)
-    d.kd += u.kv * g * g;
-    if (!spring) {
-      d.mode = ActuationMode::Velocity;
-      d.target = g != 0.0 ? ctrl / g : 0.0;
-    } else if (ctrl != 0.0) {
+      d.target = target;
+    } else if (target != 0.0) {
       c.warn(u.line,
              "actuator '" + u.name + "': velocity target on a joint with stiffness is taken as 0");
     }
