@@ -6,6 +6,7 @@
 #include <string>
 
 #include "moreau/io/problem_io.hpp"
+#include "moreau/ncp/residuals.hpp"
 #include "moreau/solvers/solver.hpp"
 
 using namespace moreau;
@@ -91,6 +92,51 @@ TEST(Nsn, StallRuleDampsStickSlipCycles) {
   SolverSettings o = s;
   o.nsn.stall_window = 0;
   expect_converges_only_with(p, warm, s, o);
+}
+
+TEST(Nsn, AShortStepGrowsTheProximalTermAtOnce) {
+  // The G1 29's fall at 0.222 s (MJCF, dt 2 ms): 8 contacts, 3 limit rows and 29 joint-friction
+  // rows once the joint rows are eliminated, from the previous step's impulses. The line search
+  // cuts the first Newton steps to alpha ~ 1e-8 at the same natural map; with stall_step's rule eps
+  // grows at the first such step and nsn converges, where the stall window's test alone leaves
+  // it above tol after 50 iterations.
+  const Problem p = reduced_problem("g1_short_steps");
+  ASSERT_EQ(p.nl, 56);
+  WarmStart warm;
+  warm.lambda.resize(56);
+  warm.lambda << -0x1.a36e2eb1c432dp-12, -0x1.a36e2eb1c432dp-12, -0x1.22ab38efb77a8p-16,
+      0x1.9857636a2e203p-6, 0x1.a36e2eb1c432dp-12, 0x1.a36e2eb1c432dp-12, -0x1.26443bd519638p-13,
+      -0x1.a36e2eb1c432dp-12, -0x1.a36e2eb1c432dp-12, 0x1.a36e2eb1c432dp-12, 0x1.99324f853edeap-6,
+      0x1.a36e2eb1c432dp-12, 0x1.a36e2eb1c432dp-12, -0x1.7c34509a73d2dp-12, -0x1.8b668da3feda4p-12,
+      0x1.a36e2eb1c432dp-12, 0x1.756c4a7f600c3p-2, -0x1.a36e2eb1c432dp-12, 0x1.a36e2eb1c432dp-12,
+      0x1.a36e2eb1c432dp-12, 0x1.a36e2eb1c432dp-12, -0x1.a36e2eb1c432dp-12, -0x1.d2f63a943c906p-14,
+      -0x1.a36e2eb1c432dp-13, 0x1.a36e2eb1c432dp-13, 0x1.a36e2eb1c432dp-12, -0x1.a36e2eb1c432dp-12,
+      -0x1.a36e2eb1c432dp-12, -0x1.a36e2eb1c432dp-12, 0x1.d258437dda5dfp-14, -0x1.a36e2eb1c432dp-13,
+      -0x1.a36e2eb1c432dp-13, -0x1.f71783cf19233p-8, 0x1.5d28444bb8a59p-10, 0x1.86ba4e26614bp-1,
+      0x1.8ac93606b27edp-6, 0x1.5d27ed05a751p-10, 0x1.581be635fa4p-1, 0x1.007e2148f5db9p-7,
+      -0x1.5e24142ee7331p-9, 0x1.0909f075cec3p-2, 0x1.5ca42e86f2986p-7, -0x1.a4dd5840d9565p-8,
+      0x1.4a445523951fcp-2, 0x1.5051e036e11f2p-5, -0x1.a59f33c7d6757p-9, 0x1.5b9a17870c2d4p-1,
+      -0x1.b3487c4f76ad7p-6, -0x1.a22a28865d3f6p-9, 0x1.849b419e6f673p-1, 0x1.a85bf1225b447p-7,
+      0x1.753d5ad10076bp-7, 0x1.4e655fd75f06fp-2, 0x1.ee49cf2deeed5p-8, 0x1.04f624056e6cbp-9,
+      0x1.0602b61ba4aa3p-2;
+  SolverSettings s;
+  s.tol = 1e-8;
+  s.max_iters = 50;
+  SolverSettings o = s;
+  o.nsn.stall_step = 0.0;
+  SolverWorkspace ws;
+  Solution off, on;
+  ASSERT_TRUE(solve("nsn", p, o, warm, ws, off));
+  EXPECT_FALSE(off.converged()) << off.residual;
+  ASSERT_TRUE(solve("nsn", p, s, warm, ws, on));
+  ASSERT_TRUE(on.converged()) << on.residual << " " << on.message;
+  EXPECT_LE(on.iterations, 25);
+  // The answer's natural map, from its own velocity D lambda + v_f (admm-ncp-sa stalls near 1e-6
+  // on this problem, so no second solver checks it).
+  VecX v(p.nl);
+  p.D.multiply(on.lambda.data(), v.data());
+  v += p.v_f;
+  EXPECT_LE(ncp_residuals(p, on.lambda, v).natmap, s.tol);
 }
 
 TEST(Nsn, ZeroStartsWhereAMisleadingWarmStartCycles) {
