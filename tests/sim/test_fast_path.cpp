@@ -186,6 +186,14 @@ TEST(FastPath, RescueSettlesASlidingBoxOnRedundantContacts) {
   expect_only_the_last_resort_converges("humanoid100_sliding_box", 0);
 }
 
+// A step of the G1 23 standing on its eight foot spheres (MJCF, dt 1.9 ms, step 654 at 1.24 s: 168
+// joint rows, 61 limit, joint-friction and contact rows on the robot's island). nsn from zero ends
+// at 2e-4 after the rescue's 1000 iterations, with and without a larger or smaller proximal term
+// or block scale; the rescue's variant without the stall rule's short-step test converges.
+TEST(FastPath, RescueSettlesTheG1StandingOnRedundantFootContacts) {
+  expect_only_the_last_resort_converges("g1_23_standing", 168);
+}
+
 // A step of the walker (10 s run, step 4788), 180 joint rows and 51 limit and contact rows, at a
 // stick-slip transition that the reduced problems' solvers leave above tol (the rescue without its
 // last variant too: 1.1e-7 after 13,482 iterations): nsn on the whole problem, stalling at 9.5e-8
