@@ -97,9 +97,9 @@ TEST(Nsn, StallRuleDampsStickSlipCycles) {
 TEST(Nsn, AShortStepGrowsTheProximalTermAtOnce) {
   // The G1 29's fall at 0.222 s (MJCF, dt 2 ms): 8 contacts, 3 limit rows and 29 joint-friction
   // rows once the joint rows are eliminated, from the previous step's impulses. The line search
-  // cuts the first Newton steps to alpha ~ 1e-8 at the same natural map; with stall_step's rule eps
-  // grows at the first such step and nsn converges, where the stall window's test alone leaves
-  // it above tol after 50 iterations.
+  // cuts the first Newton steps to alpha ~ 1e-8 at the same natural map; with the short-step test
+  // (stall_step) eps grows at the first such step and nsn converges, where the stall window's test
+  // alone leaves it above tol after 50 iterations.
   const Problem p = reduced_problem("g1_short_steps");
   ASSERT_EQ(p.nl, 56);
   WarmStart warm;
@@ -119,11 +119,12 @@ TEST(Nsn, AShortStepGrowsTheProximalTermAtOnce) {
       -0x1.b3487c4f76ad7p-6, -0x1.a22a28865d3f6p-9, 0x1.849b419e6f673p-1, 0x1.a85bf1225b447p-7,
       0x1.753d5ad10076bp-7, 0x1.4e655fd75f06fp-2, 0x1.ee49cf2deeed5p-8, 0x1.04f624056e6cbp-9,
       0x1.0602b61ba4aa3p-2;
-  SolverSettings s;
-  s.tol = 1e-8;
-  s.max_iters = 50;
-  SolverSettings o = s;
-  o.nsn.stall_step = 0.0;
+  SolverSettings o;  // the default: no short-step test
+  o.tol = 1e-8;
+  o.max_iters = 50;
+  ASSERT_EQ(o.nsn.stall_step, 0.0);
+  SolverSettings s = o;
+  s.nsn.stall_step = 1e-3;
   SolverWorkspace ws;
   Solution off, on;
   ASSERT_TRUE(solve("nsn", p, o, warm, ws, off));

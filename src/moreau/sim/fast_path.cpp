@@ -431,18 +431,13 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, con
       struct Variant {
         double prox, rho;  // factors on the step's nsn settings
         int divisor;       // of the rescue's budget
-        bool short_steps;  // the stall rule's short-step test (NsnSettings::stall_step)
       };
-      // The second, the stall rule without its short-step test: the G1 23 standing on its eight
-      // foot spheres at 1.24 s (dt 1.9 ms, 61 rows), where nsn from zero ends at 2e-4 after 1000
-      // iterations with the test and converges in 145 without it.
       // The last, 1e4 x the proximal term: a box sliding at 1e-4 m/s on four floor contacts and
       // touching two other objects (humanoid100 at 31.3 s: 27 rows, D of rank 17), where every
       // other solver and variant stalls at 4e-8 to 6e-8 and nsn with prox 1e-4 converges in 140
       // iterations.
-      static constexpr Variant kVariants[] = {
-          {1.0, 1.0, 1, true}, {1.0, 1.0, 3, false}, {1e-2, 1.0, 3, true}, {1.0, 10.0, 3, true},
-          {1e2, 1.0, 3, true}, {1.0, 0.1, 3, true},  {1e4, 1.0, 3, true}};
+      static constexpr Variant kVariants[] = {{1.0, 1.0, 1}, {1e-2, 1.0, 3}, {1.0, 10.0, 3},
+                                              {1e2, 1.0, 3}, {1.0, 0.1, 3},  {1e4, 1.0, 3}};
       for (const Variant& v : kVariants) {
         if (done) break;
         // A zero proximal term (Gauss-Newton steps) is scaled from 1e-8 instead.
@@ -450,7 +445,6 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, con
         rescue_settings_.nsn.prox =
             v.prox == 1.0 ? settings_.nsn.prox : std::min(1.0, v.prox * prox);
         rescue_settings_.nsn.rho_scale = v.rho * settings_.nsn.rho_scale;
-        rescue_settings_.nsn.stall_step = v.short_steps ? settings_.nsn.stall_step : 0.0;
         rescue_settings_.max_iters = std::max(1, rescue_iters_ / v.divisor);
         done = newton(cold_start_, rescue_settings_);
       }

@@ -153,7 +153,7 @@ std::span<const ParamSpec> nsn() {
       {"prox_max", "1", "where the line search fails, eps grows 100x up to prox_max max_i A_ii; a full step shrinks it 10x", 1.0, "", 0.0, 1e6, false, FIELD(nsn.prox_max)},
       {"stall_window", "-", "iterations without a 10x lower natural map before eps grows stall_factor-fold (Newton steps cycling between stick and slip); 0: off", 4.0, "", 0.0, 1000.0, true, FIELD(nsn.stall_window)},
       {"stall_factor", "1", "eps's growth at a stall (stall_window), up to prox_max max_i A_ii", 1e3, "", 1.0, 1e12, false, FIELD(nsn.stall_factor)},
-      {"stall_step", "1", "an accepted step length (the line search's alpha) below this is a stall at once: eps grows stall_factor-fold; 0: off; off with stall_window 0", 1e-3, "", 0.0, 1.0, false, FIELD(nsn.stall_step)},
+      {"stall_step", "1", "an accepted step length (the line search's alpha) below this is a stall at once: eps grows stall_factor-fold; 0: off; off with stall_window 0", 0.0, "", 0.0, 1.0, false, FIELD(nsn.stall_step)},
       {"ls_steps", "-", "Armijo step halvings before the line search gives up", 30.0, "", 0.0, 60.0, true, FIELD(nsn.ls_steps)},
       {"ls_memory", "-", "nonmonotone Armijo: the reference is the largest merit of the last ls_memory iterates; 1: monotone", 10.0, "", 1.0, 1000.0, true, FIELD(nsn.ls_memory)},
   };

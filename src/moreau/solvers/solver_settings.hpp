@@ -84,8 +84,8 @@ struct NsnSettings {
   int stall_window = 4;   // iterations without a 10x lower natural map before eps grows
                           // stall_factor-fold (cycling Newton steps); 0: off
   double stall_factor = 1e3;  // [1]
-  double stall_step = 1e-3;   // [1] an accepted step length below this is a stall at once (eps
-                              // grows stall_factor-fold); 0: only stall_window's test
+  double stall_step = 0.0;  // [1] an accepted step length below this is a stall at once (eps grows
+                            // stall_factor-fold); 0: off, the default (docs/solvers.md, "nsn")
 };
 // lemke (Stewart and Trinkle friction-pyramid LCP).
 struct LemkeSettings {
