@@ -1,7 +1,9 @@
 #include "moreau/dynamics/block_sparse.hpp"
 
+#include <array>
 #include <cassert>
 #include <cmath>
+#include <utility>
 
 namespace moreau {
 
@@ -60,6 +62,19 @@ inline void block_gemv(int rows, int cols, const double* a, const double* x, dou
     y[r] += acc;
   }
 }
+
+// The products of blocks up to 6 x 6 (joints: 1 to 6 rows), by size, at compile time; the same
+// operations in the same order as the loop above.
+using BlockGemv = void (*)(const double*, const double*, double*);
+template <int R, int... C>
+constexpr std::array<BlockGemv, sizeof...(C)> gemv_row(std::integer_sequence<int, C...>) {
+  return {&block_gemv<R, C + 1>...};
+}
+template <int... R>
+constexpr std::array<std::array<BlockGemv, 6>, 6> gemv_table(std::integer_sequence<int, R...>) {
+  return {gemv_row<R + 1>(std::make_integer_sequence<int, 6>{})...};
+}
+constexpr auto kGemv = gemv_table(std::make_integer_sequence<int, 6>{});
 }  // namespace
 
 void BlockSparse::multiply_row_add(int i, const double* x, double* y_i, int first_block) const {
@@ -69,14 +84,8 @@ void BlockSparse::multiply_row_add(int i, const double* x, double* y_i, int firs
     if (j < first_block) continue;
     const double* a = values_.data() + value_start_[e];
     const double* xj = x + offset_[j];
-    if (si == 3 && sj == 3)
-      block_gemv<3, 3>(a, xj, y_i);
-    else if (si == 3 && sj == 1)
-      block_gemv<3, 1>(a, xj, y_i);
-    else if (si == 1 && sj == 3)
-      block_gemv<1, 3>(a, xj, y_i);
-    else if (si == 1 && sj == 1)
-      y_i[0] += a[0] * xj[0];
+    if (si <= 6 && sj <= 6 && si > 0 && sj > 0)
+      kGemv[si - 1][sj - 1](a, xj, y_i);
     else
       block_gemv(si, sj, a, xj, y_i);
   }
