@@ -188,9 +188,9 @@ TEST(FastPath, RescueSettlesASlidingBoxOnRedundantContacts) {
 
 // A step of the G1 23 standing on its eight foot spheres (MJCF, dt 1.9 ms, step 654 at 1.24 s: 168
 // joint rows, 61 limit, joint-friction and contact rows on the robot's island), recorded from a
-// fall with nsn's short-step test on (NsnSettings::stall_step). Newton's 50 iterations, from the
-// warm start and from zero, admm-ncp-sa's 1000 and the polish stop between 1e-3 and 2e-3; the
-// rescue's nsn from zero converges in 145 iterations.
+// fall with nsn's short-step test on (NsnSettings::stall_step), here started from zero as the
+// helper does. nsn's 50 iterations, admm-ncp-sa's 1000 and the polish stop above tol; the
+// rescue's first try, nsn from zero with 1000 iterations, converges (in 145).
 TEST(FastPath, RescueSettlesTheG1StandingOnRedundantFootContacts) {
   expect_only_the_last_resort_converges("g1_23_standing", 168);
 }

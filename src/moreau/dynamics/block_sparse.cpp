@@ -44,9 +44,10 @@ void BlockSparse::finalize() {
 }
 
 namespace {
-// y += A x for one stored block, row-major, with the sizes known at compile time for the common
-// pairs (contacts 3, limits 1): Eigen's dynamic-size product costs more than the arithmetic at
-// these sizes (block rows of 30 to 40 rows: 1.6 us per product before, docs/performance.md).
+// y += A x for one stored block, row-major, with the sizes known at compile time for every pair up
+// to 6 x 6 (contacts 3, limits 1, joints 1 to 6; kGemv below): Eigen's dynamic-size product costs
+// more than the arithmetic at these sizes (block rows of 30 to 40 rows: 1.6 us per product before,
+// docs/performance.md).
 template <int R, int C>
 inline void block_gemv(const double* a, const double* x, double* y) {
   for (int r = 0; r < R; ++r) {
@@ -84,7 +85,16 @@ void BlockSparse::multiply_row_add(int i, const double* x, double* y_i, int firs
     if (j < first_block) continue;
     const double* a = values_.data() + value_start_[e];
     const double* xj = x + offset_[j];
-    if (si <= 6 && sj <= 6 && si > 0 && sj > 0)
+    // The contacts' and limits' pairs inline, the joints' through the table.
+    if (si == 3 && sj == 3)
+      block_gemv<3, 3>(a, xj, y_i);
+    else if (si == 3 && sj == 1)
+      block_gemv<3, 1>(a, xj, y_i);
+    else if (si == 1 && sj == 3)
+      block_gemv<1, 3>(a, xj, y_i);
+    else if (si == 1 && sj == 1)
+      y_i[0] += a[0] * xj[0];
+    else if (si <= 6 && sj <= 6 && si > 0 && sj > 0)
       kGemv[si - 1][sj - 1](a, xj, y_i);
     else
       block_gemv(si, sj, a, xj, y_i);
