@@ -206,6 +206,40 @@ TEST(ConvexPairs, CylinderSphere) {
               make(ShapeType::Sphere, 0.1, 0, Vec3::Zero()), 30, 0.5, 6, false);
 }
 
+// Separated pairs whose support functions both have ridges at the answer, with closed-form gaps:
+// a tilted cylinder above a box's top face (the box's face normal, the cylinder's rim), and two
+// upright cylinders side by side (the normal across both axes). The gap to 1e-12 m and the
+// normal to 1e-9 (humanoid100's resting cylinders and boxes; the separated pairs skip the
+// gradient sampling that penetrating ones take).
+TEST(ConvexPairs, SeparatedRidgesHaveTheClosedFormGap) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const Geometry box = make(ShapeType::Box, 0, 0, Vec3(1.0, 1.0, 0.1));
+  const Geometry cyl = make(ShapeType::Cylinder, 0.05, 0.1, Vec3::Zero());
+  for (int k = 0; k < 40; ++k) {
+    const double tilt = 0.5 * u(rng), yaw = 6.0 * u(rng), gap = 1e-5 + 1e-2 * u(rng);
+    const Quat q =
+        Quat(Eigen::AngleAxisd(yaw, Vec3::UnitZ())) * Quat(Eigen::AngleAxisd(tilt, Vec3::UnitX()));
+    const double low = cyl.half_length * std::cos(tilt) + cyl.radius * std::sin(tilt);
+    const Pose Xc{Vec3(0.3 * u(rng), 0.3 * u(rng), 0.1 + low + gap), q};
+    ContactPoint c;
+    ASSERT_TRUE(convex_distance(place(box, Pose{}), place(cyl, Xc), &c));
+    EXPECT_NEAR(c.gap, gap, 1e-12) << "pose " << k;
+    EXPECT_NEAR(c.normal.z(), 1.0, 1e-9) << "pose " << k;
+  }
+  for (int k = 0; k < 40; ++k) {
+    const double angle = 6.0 * u(rng), gap = 1e-5 + 1e-2 * u(rng);
+    const Vec3 across(std::cos(angle), std::sin(angle), 0.0);
+    const Pose Xa{Vec3::Zero(), Quat::Identity()};
+    const Pose Xb{(2.0 * cyl.radius + gap) * across + Vec3(0.0, 0.0, 0.1 * (u(rng) - 0.5)),
+                  Quat(Eigen::AngleAxisd(6.0 * u(rng), Vec3::UnitZ()))};
+    ContactPoint c;
+    ASSERT_TRUE(convex_distance(place(cyl, Xa), place(cyl, Xb), &c));
+    EXPECT_NEAR(c.gap, gap, 1e-12) << "pose " << k;
+    EXPECT_NEAR(c.normal.dot(across), 1.0, 1e-9) << "pose " << k;
+  }
+}
+
 }  // namespace
 }  // namespace moreau
 
