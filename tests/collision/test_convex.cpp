@@ -208,9 +208,8 @@ TEST(ConvexPairs, CylinderSphere) {
 
 // Separated pairs whose support functions both have ridges at the answer, with closed-form gaps:
 // a tilted cylinder above a box's top face (the box's face normal, the cylinder's rim), and two
-// upright cylinders side by side (the normal across both axes). The gap to 1e-12 m and the
-// normal to 1e-9 (humanoid100's resting cylinders and boxes; the separated pairs skip the
-// gradient sampling that penetrating ones take).
+// upright cylinders side by side (the normal across both axes), as humanoid100's resting
+// cylinders and boxes meet. The gap to 1e-12 m and the normal to 1e-9.
 TEST(ConvexPairs, SeparatedRidgesHaveTheClosedFormGap) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> u(0.0, 1.0);

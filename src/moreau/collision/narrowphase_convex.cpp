@@ -624,15 +624,8 @@ bool convex_distance(const PlacedShape& a, const PlacedShape& b, ContactPoint* o
       if (fm < best) best = fm, nr = m;
     }
   }
-  // Apart, with GJK's witnesses reliable, the direction is GJK's up to its tolerance and refine()'s
-  // Newton polishes it; only a ridge it lies on remains (humanoid100, 300 steps: over its 426 such
-  // pairs the gradient sampling below changed the gap by at most 1.6e-12 m after ridge_refine
-  // alone, for 10% of the collision's instructions). Penetrating, or touching, the sampling settles
-  // the kink (there it moved the depth by up to 7.6e-4 m).
   if (!smooth && (!polytopes || !complete))
-    nr = dist >= 0.0 && !sample
-             ? ridge_refine(a, b, nr)
-             : ridge_refine(a, b, refine(a, b, gradient_sampling(a, b, nr), scale));
+    nr = ridge_refine(a, b, refine(a, b, gradient_sampling(a, b, nr), scale));
   const double f = psi(a, b, nr);
   if (cached) {
     if (cache->a != a.g) cache->reach = origin_radius(*b.g);
