@@ -60,7 +60,8 @@ struct CollisionWorkspace {
 };
 
 namespace {
-uint64_t body_key(int a, int b) {
+// Unordered pair of bodies (-1: the world) or geometries as one sortable key.
+uint64_t pair_key(int a, int b) {
   if (a > b) std::swap(a, b);
   return (static_cast<uint64_t>(a + 1) << 32) | static_cast<uint64_t>(b + 1);
 }
@@ -143,11 +144,10 @@ CollisionDetector::CollisionDetector(const Model& model, const CollisionSettings
     }
   }
   for (const Joint& j : model.joints())
-    if (!j.collide_connected) w.excluded.push_back(body_key(j.base, j.follower));
+    if (!j.collide_connected) w.excluded.push_back(pair_key(j.base, j.follower));
   std::sort(w.excluded.begin(), w.excluded.end());
-  for (const auto& [a, b] : model.collision_exclusions())
-    w.excluded_geoms.push_back((static_cast<uint64_t>(a) << 32) | static_cast<uint64_t>(b));
-  std::sort(w.excluded_geoms.begin(), w.excluded_geoms.end());
+  for (const auto& [a, b] : model.collision_exclusions())  // sorted by Model: so are the keys
+    w.excluded_geoms.push_back(pair_key(a, b));
 }
 
 const std::vector<std::string>& CollisionDetector::warnings() const {
@@ -169,12 +169,10 @@ static bool may_collide(const CollisionWorkspace& w, int i, int j) {
   const bool ab = a.group & b.mask, ba = b.group & a.mask;
   if (a.either && b.either ? !(ab || ba) : !(ab && ba)) return false;
   if (!w.excluded_geoms.empty() &&
-      std::binary_search(
-          w.excluded_geoms.begin(), w.excluded_geoms.end(),
-          (static_cast<uint64_t>(std::min(i, j)) << 32) | static_cast<uint64_t>(std::max(i, j))))
+      std::binary_search(w.excluded_geoms.begin(), w.excluded_geoms.end(), pair_key(i, j)))
     return false;
   return w.excluded.empty() ||
-         !std::binary_search(w.excluded.begin(), w.excluded.end(), body_key(a.body, b.body));
+         !std::binary_search(w.excluded.begin(), w.excluded.end(), pair_key(a.body, b.body));
 }
 
 // A is the world geometry if there is one, else the lower index.

@@ -208,8 +208,8 @@ void collide_plane(const PlacedShape& plane, const PlacedShape& b, double margin
           }
         }
         std::sort(within.begin(), within.end());
-        for (const int k : within)  // the start too, by the scan's own test
-          if (nl.dot(v[k]) + base < margin)
+        for (const int k : within)  // the walk tested all but the start: the scan's own test
+          if (k != b.climb || nl.dot(v[k]) + base < margin)
             P.push(b.X.p + b.R * v[k], 0.0, static_cast<uint32_t>(k), margin, out);
         return reduce_manifold(out, first, n, kMaxManifold, deeper);
       }

@@ -156,24 +156,18 @@ void parse_contact(Context& c, const Element* ct) {
 }
 
 void parse_actuators(Context& c, const Element* act) {
-  // An actuator that is skipped keeps its place (link -1): a keyframe's ctrl has one entry per
-  // <actuator> child, as MuJoCo's.
-  auto skip = [&](const Element* e) {
-    Actuator u;
-    u.line = e->GetLineNum();
-    c.actuators.push_back(u);
-  };
+  // One entry per <actuator> child, as a keyframe's ctrl has (MuJoCo's order); one that is skipped
+  // keeps its place with link -1, which it has until its DoF is set below.
   for (const Element* e = act->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    Actuator& u = c.actuators.emplace_back();  // nothing else is added in this loop
+    u.line = e->GetLineNum();
     const std::string tag = e->Name();
     if (tag != "motor" && tag != "position" && tag != "velocity" && tag != "general") {
       c.ignore("<actuator><" + tag + ">", e->GetLineNum());
-      skip(e);
       continue;
     }
     Attrs a(c, e, class_of(e, ""), "<" + tag + ">");
-    Actuator u;
-    u.name = a.str("name", tag + std::to_string(c.actuators.size()));
-    u.line = e->GetLineNum();
+    u.name = a.str("name", tag + std::to_string(c.actuators.size() - 1));
     u.kind = tag;
     if (tag == "general") {
       // MuJoCo's general actuator as a PD servo, a velocity servo or a force: gaintype "fixed",
@@ -191,14 +185,12 @@ void parse_actuators(Context& c, const Element* act) {
             "<actuator><general> other than gaintype=\"fixed\", biastype=\"none\" or "
             "\"affine\" (biasprm[1], biasprm[2] <= 0), dyntype=\"none\"",
             e->GetLineNum());
-        skip(e);
         continue;
       }
     }
     const std::string jn = a.str("joint", "");
     if (jn.empty()) {
       c.ignore("<actuator> without joint (tendon, site, body transmissions)", e->GetLineNum());
-      skip(e);
       continue;
     }
     auto it = c.joints.find(jn);
@@ -207,7 +199,6 @@ void parse_actuators(Context& c, const Element* act) {
     if (it->second.dof < 0) {
       c.warn(e->GetLineNum(),
              "actuator '" + u.name + "' on ball/free joint '" + jn + "' is ignored");
-      skip(e);
       continue;
     }
     u.offset = it->second.sign * c.tree.links[it->second.link].sources[it->second.source].ref;
@@ -226,7 +217,6 @@ void parse_actuators(Context& c, const Element* act) {
     if ((u.ctrllimited && !(u.ctrl_lo <= u.ctrl_hi)) ||
         (u.forcelimited && !(u.force_lo <= u.force_hi)))
       c.fail(e, "actuator '" + u.name + "'", "ranges with lower <= upper", "lower > upper");
-    c.actuators.push_back(u);
   }
 }
 
@@ -324,15 +314,11 @@ LinkValues apply_keyframe(Context& c, const Element* root) {
   return values;
 }
 
-// The scene's model with its joints replaced (actuators changed after the build).
+// The scene's model with its joints replaced (actuators changed after the build; the same joints,
+// in order).
 void replace_joints(Scene& sc, const std::vector<Joint>& joints) {
-  const Model& m = sc.model;
-  ModelBuilder mb(m.name());
-  mb.set_gravity(m.gravity());
-  for (const Body& b : m.bodies()) mb.add_body(b);
-  for (const Joint& j : joints) mb.add_joint(j);
-  for (const Geometry& g : m.geometries()) mb.add_geometry(g);
-  for (const auto& [a, b] : m.collision_exclusions()) mb.exclude_collisions(a, b);
+  ModelBuilder mb(sc.model);
+  for (size_t i = 0; i < joints.size(); ++i) mb.joint(static_cast<int>(i)) = joints[i];
   Result<Model> rebuilt = mb.build();
   if (rebuilt) sc.model = std::move(*rebuilt);
 }

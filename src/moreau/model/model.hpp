@@ -75,6 +75,8 @@ double actuator_set_point(const DofActuator& a);
 class ModelBuilder {
  public:
   explicit ModelBuilder(std::string name = "model") { m_.name_ = std::move(name); }
+  // A built model to change and build again: every field carried over (build() derives the rest).
+  explicit ModelBuilder(Model m) : m_(std::move(m)) {}
   int add_body(Body b);
   int add_joint(Joint j);
   int add_geometry(Geometry g);

@@ -532,6 +532,11 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
   w.merits.assign(memory, theta);
   double stall_best = std::numeric_limits<double>::infinity();  // stalls (below)
   int stall_it = 0;
+  auto stall = [&](double res, int it) {  // eps grows stall_factor-fold; the window restarts
+    set_eps(std::min(S.stall_factor * eps, eps_max));
+    stall_best = res;
+    stall_it = it;
+  };
   for (int it = 0;; ++it) {
     const double res = ncp_residuals(p, w.lam, w.v, true, w.scratch).natmap;
     if (!std::isfinite(res)) {
@@ -558,11 +563,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
     // docs/performance.md ("Newton on the reduced problem").
     if (S.stall_window > 0) {
       if (res < 0.1 * stall_best) stall_best = res, stall_it = it;
-      if (it - stall_it >= S.stall_window) {
-        set_eps(std::min(S.stall_factor * eps, eps_max));
-        stall_best = res;
-        stall_it = it;
-      }
+      if (it - stall_it >= S.stall_window) stall(res, it);
     }
     // A step with eps, retried with 100x eps where the line search fails (see above).
     Step step = Step::NoDecrease;
@@ -588,11 +589,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
     // (a G1 29 fall's step: four steps at alpha 1e-7 to 4e-9, the natural map unchanged). 3-16%
     // fewer iterations on six robots' reduced problems, but more steps left above tol in the G1
     // 23's perturbed falls (docs/performance.md, "The short-step test").
-    if (S.stall_window > 0 && alpha < S.stall_step) {
-      set_eps(std::min(S.stall_factor * eps, eps_max));
-      stall_best = res;
-      stall_it = it;
-    }
+    if (S.stall_window > 0 && alpha < S.stall_step) stall(res, it);
     w.lam.swap(w.trial);
     A.multiply(w.lam, w.v);  // afresh, so that the stopping test sees no accumulated drift
     w.v += p.v_f;

@@ -73,16 +73,15 @@ struct NgnSettings {
 // nsn (semismooth Newton on the natural map; nsn.hpp).
 struct NsnSettings {
   double rho_scale = 1.0;  // [1] rho_b = rho_scale / mean diagonal of A_bb
-  int dense_rows =
-      96;              // [rows] at most: the dense Newton system (LU); above: sparse (KLU/SparseLU)
-  int ls_steps = 30;   // Armijo halvings before the line search gives up
-  int ls_memory = 10;  // nonmonotone Armijo: the largest merit of the last ls_memory iterates
-                       // is the reference (Grippo et al. 1986); 1: monotone
-  double prox = 1e-8;  // [1] proximal term eps = prox * max diagonal of A; 0: Gauss-Newton
-  double prox_max = 1.0;  // [1] where the line search fails, eps grows 100x up to prox_max * max
-                          // diagonal of A; a full step shrinks it 10x back toward prox
-  int stall_window = 4;   // iterations without a 10x lower natural map before eps grows
-                          // stall_factor-fold (cycling Newton steps); 0: off
+  int dense_rows = 96;     // [rows] at most: the dense Newton system (LU); above: the sparse one
+  int ls_steps = 30;       // Armijo halvings before the line search gives up
+  int ls_memory = 10;      // nonmonotone Armijo: the largest merit of the last ls_memory iterates
+                           // is the reference (Grippo et al. 1986); 1: monotone
+  double prox = 1e-8;      // [1] proximal term eps = prox * max diagonal of A; 0: Gauss-Newton
+  double prox_max = 1.0;   // [1] where the line search fails, eps grows 100x up to prox_max * max
+                           // diagonal of A; a full step shrinks it 10x back toward prox
+  int stall_window = 4;    // iterations without a 10x lower natural map before eps grows
+                           // stall_factor-fold (cycling Newton steps); 0: off
   double stall_factor = 1e3;  // [1]
   double stall_step = 0.0;  // [1] an accepted step length below this is a stall at once (eps grows
                             // stall_factor-fold); 0: off, the default (docs/solvers.md, "nsn")
