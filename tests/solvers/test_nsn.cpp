@@ -2,7 +2,8 @@
 // differences, the point mass's stick and slip answers, agreement with nbgs-exact on random
 // contact problems with joint and limit rows, local quadratic convergence (on every kind of row,
 // and with an asymmetric D),
-// redundant contacts, and the sparse Newton system against the dense one.
+// redundant contacts, the proximal term's decay, and the sparse Newton system against the dense
+// one.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -298,6 +299,37 @@ TEST(Nsn, GrowingTheProximalTermSettlesColdStartsThatStall) {
               grown_ok);
   EXPECT_GE(compared, 40);
   EXPECT_GT(grown_ok, fixed_ok);
+}
+
+TEST(Nsn, ProxDecayEndsTheCrawlAlongASmallEigenvalue) {
+  // Two resting rows, D = diag(1, 1e-6), v_f = -(1, 1e-3): lambda* = (1, 1000), v = 0. With a
+  // fixed proximal term eps = 1e-4 max A_ii each Newton step solves the proximal problem centred
+  // at the iterate, and along the small eigenvalue sigma the error shrinks by eps / (eps + sigma)
+  // = 0.99 a step (and the stall rule only grows eps). With prox_decay = 1 eps falls with the
+  // natural map (Fan and Yuan 2005) and the steps become Newton's: a handful of iterations.
+  MatX D = MatX::Zero(2, 2);
+  D(0, 0) = 1.0;
+  D(1, 1) = 1e-6;
+  const Problem p = from_dense({block(ConeKind::Orthant, 1), block(ConeKind::Orthant, 1)}, D,
+                               VecX(-Eigen::Vector2d(1.0, 1e-3)));
+  for (const double decay : {0.0, 1.0}) {
+    SolverSettings s;
+    s.tol = 1e-13;
+    s.max_iters = 200;
+    s.nsn.prox = 1e-4;
+    s.nsn.prox_decay = decay;
+    SolverWorkspace ws;
+    Solution sol;
+    ASSERT_TRUE(solve("nsn", p, s, {}, ws, sol)) << sol.message;
+    if (decay == 0.0) {
+      EXPECT_FALSE(sol.converged()) << sol.iterations;
+      continue;
+    }
+    ASSERT_TRUE(sol.converged()) << sol.message;
+    EXPECT_LE(sol.iterations, 20);
+    EXPECT_NEAR(sol.lambda[0], 1.0, 1e-12);
+    EXPECT_NEAR(sol.lambda[1], 1000.0, 1e-6);
+  }
 }
 
 // D with only its non-zero blocks stored (the builder's pattern: blocks coupled through a body).

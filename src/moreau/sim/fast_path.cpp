@@ -36,6 +36,9 @@ FastPath::FastPath(const SimSettings& settings)
   pile_stiff_settings_.nsn.prox = std::min(
       1.0, kPileStiffProx * (pile_settings_.nsn.prox > 0.0 ? pile_settings_.nsn.prox : 1e-8));
   pile_stiff_settings_.max_iters = kPileStiffIters;
+  // The pile's first tries shrink their proximal term with the natural map (NsnSettings::
+  // prox_decay, kPileProxDecay); the rescue's keep theirs, which damp the cycles it is for.
+  pile_settings_.nsn.prox_decay = std::max(pile_settings_.nsn.prox_decay, kPileProxDecay);
   polish_settings_.tol = kWarmPolishMargin * settings_.tol;
   polish_settings_.max_iters = kWarmPolishIters;
   settle_settings_ = polish_settings_;

@@ -134,6 +134,11 @@ class FastPath {
   // iterations, where 1000 with the pile's term stop at 9.4e-6, tol 1e-6).
   static constexpr double kPileStiffProx = 10.0;
   static constexpr int kPileStiffIters = 100;
+  // The pile's proximal term falls with the natural map in nsn's first tries (NsnSettings::
+  // prox_decay): on 46 steps of the sphere pile settling at tol 1e-8, 960 instead of 1840 Newton
+  // iterations in all, the most 146 instead of 300 (the cap, twice), where the fixed term crawls
+  // near 2e-8 (docs/performance.md, "Piles").
+  static constexpr double kPileProxDecay = 1.0;
   // The polish's target, below kWarmAnswerMargin tol: polished only to that margin, the next step's
   // warm start landed between it and tol again, one step in two (the G1 29 at rest: warm answers
   // on 52% of its steps, 126 and 313 us alternating; 94% with this target).

@@ -151,6 +151,7 @@ std::span<const ParamSpec> nsn() {
       {"dense_rows", "rows", "at most: the dense Newton system (LU); above, where D is sparse (under a quarter of its entries stored): the sparse one from D's blocks (KLU, else SparseLU)", 96.0, "", 0.0, kBig, true, FIELD(nsn.dense_rows)},
       {"prox", "1", "proximal term eps = prox max_i A_ii in the Newton matrix; 0: Gauss-Newton steps (dense system; the sparse one has none)", 1e-8, "", 0.0, 1.0, false, FIELD(nsn.prox)},
       {"prox_max", "1", "where the line search fails, eps grows 100x up to prox_max max_i A_ii; a full step shrinks it 10x", 1.0, "", 0.0, 1e6, false, FIELD(nsn.prox_max)},
+      {"prox_decay", "1", "full steps shrink eps below prox max_i A_ii, down to that times (natural map / the start's)^prox_decay (Levenberg-Marquardt's term proportional to the residual); 0: eps stays at least prox max_i A_ii", 0.0, "", 0.0, 4.0, false, FIELD(nsn.prox_decay)},
       {"stall_window", "-", "iterations without a 10x lower natural map before eps grows stall_factor-fold (Newton steps cycling between stick and slip); 0: off", 4.0, "", 0.0, 1000.0, true, FIELD(nsn.stall_window)},
       {"stall_factor", "1", "eps's growth at a stall (stall_window), up to prox_max max_i A_ii", 1e3, "", 1.0, 1e12, false, FIELD(nsn.stall_factor)},
       {"stall_step", "1", "an accepted step length (the line search's alpha) below this is a stall at once: eps grows stall_factor-fold; 0: off; off with stall_window 0", 0.0, "", 0.0, 1.0, false, FIELD(nsn.stall_step)},

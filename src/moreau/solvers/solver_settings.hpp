@@ -85,6 +85,8 @@ struct NsnSettings {
   double stall_factor = 1e3;  // [1]
   double stall_step = 0.0;  // [1] an accepted step length below this is a stall at once (eps grows
                             // stall_factor-fold); 0: off, the default (docs/solvers.md, "nsn")
+  double prox_decay = 0.0;  // [1] full steps shrink eps below prox max A_ii, down to that times
+                            // (res / res_0)^prox_decay (res_0: the start's natural map); 0: not
 };
 // lemke (Stewart and Trinkle friction-pyramid LCP).
 struct LemkeSettings {
