@@ -109,15 +109,17 @@ bool FastPath::solve(Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution&
   else
     natmap = full_natmap(full_lambda_, full_v_);
   bool converged = natmap <= settings_.tol;
-  // An island's solvers stopped above tol, on a mechanism's Problem of at most
-  // fast_path_full_newton_rows rows: nsn on all of it (SimSettings::fast_path_full_newton), from
-  // this answer, then from zero (a start in the wrong stick-slip pattern traps it where zero does
-  // not: on the walker's step at 4.79 s, 100 iterations from the answer end at 9.5e-8, 61 from zero
-  // converge), then from the step's warm start (the G1 23 tangled, a hip wedged: 13 iterations
-  // from it, where the others stop at 4.7e-8). Its answer replaces this one only where it meets
-  // tol on the full natural map.
-  if (!converged && stats.status != SolveStatus::Converged && p.nl <= full_rows_ &&
-      p.rows_of(RowKind::Joint) > 0) {
+  // The answer misses tol on a mechanism's Problem of at most fast_path_full_newton_rows rows (an
+  // island's solvers stopped above tol, or all converged and the expansion misses it: a joint
+  // block too ill-conditioned for the elimination): nsn on all of it (SimSettings::
+  // fast_path_full_newton), from this answer, then from zero (a start in the wrong stick-slip
+  // pattern traps it where zero does not: on the walker's step at 4.79 s, 100 iterations from the
+  // answer end at 9.5e-8, 61 from zero converge), then from the step's warm start (the G1 23
+  // tangled, a hip wedged: 13 iterations from it, where the others stop at 4.7e-8; at dt 1.6 ms
+  // its islands converge, the expansion misses tol, and the full solve's ADMM stopped at 5.8e-6
+  // where nsn from the warm start converges in 6). Its answer replaces this one only where it
+  // meets tol on the full natural map.
+  if (!converged && p.nl <= full_rows_ && p.rows_of(RowKind::Joint) > 0) {
     full_warm_.lambda = full_lambda_;
     for (const WarmStart* start : {&full_warm_, &cold_start_, &warm}) {
       if (start == &warm && warm.lambda.size() != p.nl) continue;  // none: the cold start was
