@@ -29,6 +29,12 @@ FastPath::FastPath(const SimSettings& settings)
   newton_settings_.max_iters = newton_;
   pile_settings_.max_iters = newton_;
   pile_settings_.nsn.prox = std::max(pile_settings_.nsn.prox, settings.fast_path_pile_prox);
+  // The pile's tries shrink their proximal term with the natural map (NsnSettings::prox_decay,
+  // kPileProxDecay) but the fine one, whose small term is fixed.
+  pile_fine_settings_ = pile_settings_;
+  pile_fine_settings_.nsn.prox = kPileFineProx;
+  pile_fine_settings_.max_iters = kPileFineIters;
+  pile_settings_.nsn.prox_decay = std::max(pile_settings_.nsn.prox_decay, kPileProxDecay);
   pile_rescue_settings_ = pile_settings_;
   pile_rescue_settings_.max_iters = settings.fast_path_pile_rescue;
   pile_stiff_settings_ = pile_settings_;
@@ -36,9 +42,6 @@ FastPath::FastPath(const SimSettings& settings)
   pile_stiff_settings_.nsn.prox = std::min(
       1.0, kPileStiffProx * (pile_settings_.nsn.prox > 0.0 ? pile_settings_.nsn.prox : 1e-8));
   pile_stiff_settings_.max_iters = kPileStiffIters;
-  // The pile's first tries shrink their proximal term with the natural map (NsnSettings::
-  // prox_decay, kPileProxDecay); the rescue's keep theirs, which damp the cycles it is for.
-  pile_settings_.nsn.prox_decay = std::max(pile_settings_.nsn.prox_decay, kPileProxDecay);
   polish_settings_.tol = kWarmPolishMargin * settings_.tol;
   polish_settings_.max_iters = kWarmPolishIters;
   settle_settings_ = polish_settings_;
@@ -415,13 +418,16 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, con
     // contacts): on a pile's larger islands neither converges within such budgets, and the rescue
     // would only multiply the step's time (docs/performance.md, "The rescue").
     // A pile's island (SimSettings::fast_path_pile_rescue): nsn from the step's warm start with
-    // a larger proximal term (kPileStiffProx), then on from the best iterate so far with a larger
-    // budget; still above tol, its best iterate where it beats the step's solver's.
+    // a larger proximal term (kPileStiffProx), then with a small fixed one (kPileFineProx), then
+    // on from the best iterate so far with a larger budget; still above tol, its best iterate
+    // where it beats the step's solver's.
     if (!done && r.nl > JointSchur::kMaxReducedRows && pile_rescue_settings_.max_iters > 0) {
       in_rescue = true;
       best = schur_sol_.residual;
       // A pile's island is not eliminated: `warm` is its own warm start, r.nl entries.
-      done = (warm.lambda.size() == r.nl && newton(warm, pile_stiff_settings_)) ||
+      const bool has_warm = warm.lambda.size() == r.nl;
+      done = (has_warm && newton(warm, pile_stiff_settings_)) ||
+             (has_warm && newton(warm, pile_fine_settings_)) ||
              newton(schur_warm_, pile_rescue_settings_);
       in_rescue = false;
       if (!done && best < schur_sol_.residual) {

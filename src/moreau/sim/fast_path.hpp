@@ -79,11 +79,12 @@ class FastPath {
   SolverSettings pile_settings_;  // the same on a pile's island (SimSettings::fast_path_pile_prox)
   SolverSettings pile_rescue_settings_;  // its rescue (SimSettings::fast_path_pile_rescue)
   SolverSettings
-      pile_stiff_settings_;         // the rescue's first try: kPileStiffProx x the proximal term
-  SolverSettings rescue_settings_;  // nsn's rescue (SimSettings::fast_path_rescue)
-  SolverSettings long_settings_;    // the rescue's last try: the step's solver, 10x its budget
-  SolverSettings wedge_settings_;   // nbgs-exact on an island with a wedged contact
-  SolverSettings polish_settings_;  // nsn's polish of a warm answer near tol (solve_island)
+      pile_stiff_settings_;            // the rescue's first try: kPileStiffProx x the proximal term
+  SolverSettings pile_fine_settings_;  // its second: kPileFineProx, fixed
+  SolverSettings rescue_settings_;     // nsn's rescue (SimSettings::fast_path_rescue)
+  SolverSettings long_settings_;       // the rescue's last try: the step's solver, 10x its budget
+  SolverSettings wedge_settings_;      // nbgs-exact on an island with a wedged contact
+  SolverSettings polish_settings_;     // nsn's polish of a warm answer near tol (solve_island)
   SolverSettings
       settle_settings_;  // nsn settling a warm start that met tol as it was (solve_reduced)
   SolverSettings full_settings_;    // nsn on the whole Problem (SimSettings::fast_path_full_newton)
@@ -134,11 +135,16 @@ class FastPath {
   // iterations, where 1000 with the pile's term stop at 9.4e-6, tol 1e-6).
   static constexpr double kPileStiffProx = 10.0;
   static constexpr int kPileStiffIters = 100;
-  // The pile's proximal term falls with the natural map in nsn's first tries (NsnSettings::
-  // prox_decay): on 46 steps of the sphere pile settling at tol 1e-8, 960 instead of 1840 Newton
-  // iterations in all, the most 146 instead of 300 (the cap, twice), where the fixed term crawls
-  // near 2e-8 (docs/performance.md, "Piles").
+  // The pile's proximal term falls with the natural map (NsnSettings::prox_decay): on 46 steps
+  // of the sphere pile settling at tol 1e-8, 960 instead of 1840 Newton iterations in all, the
+  // most 146 instead of 300 (the cap, twice), where the fixed term crawls near 2e-8
+  // (docs/performance.md, "Piles").
   static constexpr double kPileProxDecay = 1.0;
+  // The rescue's second try on a pile: nsn from the step's warm start with this small proximal
+  // term, fixed, for kPileFineIters iterations (five steps of the pile at 0.96 to 1.02 s, tol
+  // 1e-8, that every other try left at 1.3e-8 to 2.9e-7: 69 to 323 iterations).
+  static constexpr double kPileFineProx = 1e-6;
+  static constexpr int kPileFineIters = 400;
   // The polish's target, below kWarmAnswerMargin tol: polished only to that margin, the next step's
   // warm start landed between it and tol again, one step in two (the G1 29 at rest: warm answers
   // on 52% of its steps, 126 and 313 us alternating; 94% with this target).
