@@ -530,7 +530,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
   // of 749 of 958 settled, 15,201 instead of 27,540 Newton iterations.
   const int memory = std::max(1, S.ls_memory);
   w.merits.assign(memory, theta);
-  double floor = eps0, res0 = -1.0;  // eps's floor (prox_decay); the start's natural map
+  double eps_floor = eps0, res0 = -1.0;  // eps's floor (prox_decay); the start's natural map
   double stall_best = std::numeric_limits<double>::infinity();  // stalls (below)
   int stall_it = 0;
   auto stall = [&](double res, int it) {  // eps grows stall_factor-fold; the window restarts
@@ -552,7 +552,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
     // (a settling sphere pile at tol 1e-8: 2e-8 for 300 iterations; docs/solvers.md, "nsn").
     if (res0 < 0.0) res0 = res;
     if (S.prox_decay > 0.0 && res0 > 0.0)
-      floor = eps0 * std::min(1.0, std::pow(res / res0, S.prox_decay));
+      eps_floor = eps0 * std::min(1.0, std::pow(res / res0, S.prox_decay));
     if (res < best) {
       best = res;
       w.best = w.lam;
@@ -591,7 +591,7 @@ void solve_nsn(const Problem& p, const SolverSettings& s, const WarmStart& ws_in
       sol.message = "nsn: the line search found no decrease of |F| (stalled)";
       break;
     }
-    if (alpha == 1.0 && eps > floor) set_eps(std::max(floor, 0.1 * eps));
+    if (alpha == 1.0 && eps > eps_floor) set_eps(std::max(eps_floor, 0.1 * eps));
     // The short-step test, off by default (stall_step 0): a step the line search cut below
     // stall_step barely moves the iterate, and eps grows now instead of after the window above
     // (a G1 29 fall's step: four steps at alpha 1e-7 to 4e-9, the natural map unchanged). 3-16%
