@@ -88,12 +88,13 @@ struct SimSettings {
   // "The rescue"). 0: none.
   int fast_path_rescue = 1000;
   int fast_path_rescue_rows = 192;
-  // Where an island's solvers (the rescue included) stopped above tol on a Problem with joint rows
-  // of at most fast_path_full_newton_rows rows, nsn on the whole Problem (joint rows included,
-  // dense) from that answer, then from zero, up to this many iterations each: a mechanism's
-  // stick-slip step that the reduced problems' solvers leave at 1e-7 (walker, t = 4.79 s: nsn on
-  // its 231 rows converges where the rescue did not; docs/performance.md, "Newton on the whole
-  // problem"). 0: none.
+  // Where the islands' answer misses tol (an island's solvers, the rescue included, stopped above
+  // it, or the expansion of converged islands misses it) on a Problem with joint rows of at most
+  // fast_path_full_newton_rows rows, nsn on the whole Problem (joint rows included) from that
+  // answer, then from zero, then from the warm start, up to this many iterations each: a
+  // mechanism's stick-slip step that the reduced problems' solvers leave at 1e-7 (walker, t = 4.79
+  // s: nsn on its 231 rows converges where the rescue did not; docs/performance.md, "Newton on the
+  // whole problem"). 0: none.
   int fast_path_full_newton = 100;
   int fast_path_full_newton_rows = 320;
   // nsn's proximal term (NsnSettings::prox, at least this) on an island past the elimination's
