@@ -425,9 +425,8 @@ bool FastPath::solve_reduced(const Problem& r, bool eliminated, bool wedged, con
       in_rescue = true;
       best = schur_sol_.residual;
       // A pile's island is not eliminated: `warm` is its own warm start, r.nl entries.
-      const bool has_warm = warm.lambda.size() == r.nl;
-      done = (has_warm && newton(warm, pile_stiff_settings_)) ||
-             (has_warm && newton(warm, pile_fine_settings_)) ||
+      done = (warm.lambda.size() == r.nl &&
+              (newton(warm, pile_stiff_settings_) || newton(warm, pile_fine_settings_))) ||
              newton(schur_warm_, pile_rescue_settings_);
       in_rescue = false;
       if (!done && best < schur_sol_.residual) {
