@@ -12,10 +12,21 @@
 #include "moreau/io/urdf_mjcf.hpp"
 #include "moreau/sim/joint_schur.hpp"
 #include "moreau/sim/simulator.hpp"
+#include "moreau/solvers/solver.hpp"
 
 using namespace moreau;
 
 namespace {
+
+// The scene of an MJCF string, named `name` in messages.
+Scene scene_of(const std::string& mjcf, const char* name) {
+  Result<ImportedModel> r = import_mjcf_string(mjcf, name, ".");
+  if (!r.ok()) {
+    ADD_FAILURE() << r.error().message();
+    return Scene{};
+  }
+  return r->scene;
+}
 
 // The rod (capsule, radius 2 cm) from its hinge at height 0.5 m, `tilt` rad about y from straight
 // down, its tip 5 mm into the floor.
@@ -27,12 +38,17 @@ Scene hinged_rod(double tilt) {
       "<geom type=\"capsule\" size=\"0.02\" mass=\"1\" fromto=\"0 0 0 " +
       std::to_string(len * std::sin(tilt)) + " 0 " + std::to_string(-len * std::cos(tilt)) +
       "\"/></body></worldbody></mujoco>";
-  Result<ImportedModel> r = import_mjcf_string(mjcf, "rod.xml", ".");
-  if (!r.ok()) {
-    ADD_FAILURE() << r.error().message();
-    return Scene{};
-  }
-  return r->scene;
+  return scene_of(mjcf, "rod.xml");
+}
+
+// The first step's Problem as built (the fast path off: no correction applied to it).
+Problem first_problem(const Scene& sc) {
+  SimSettings st = sc.settings;
+  st.fast_path = false;
+  Simulator sim(sc.model, st);
+  State s = sc.initial;
+  if (!sim.step(s)) ADD_FAILURE() << sim.error();
+  return sim.problem();
 }
 
 // One step's solution by nsn on the full problem: no fast path, so no correction.
@@ -50,12 +66,7 @@ Solution full_nsn_step(const Scene& sc) {
 
 TEST(Wedge, TheJointsBlockTheTipsNormalSoItsBiasIsRemoved) {
   const Scene sc = hinged_rod(0.0);
-  SimSettings st = sc.settings;
-  st.fast_path = false;  // build the Problem only: its reduction is checked below
-  Simulator sim(sc.model, st);
-  State s = sc.initial;
-  ASSERT_TRUE(sim.step(s)) << sim.error();
-  Problem p = sim.problem();
+  Problem p = first_problem(sc);  // its reduction is checked below
   ASSERT_EQ(p.count(RowKind::Contact), 1);
   const ConstraintBlock& c = p.blocks.back();
   ASSERT_LT(p.f[c.offset + 2], -0.004);  // the gap: 5 mm deep
@@ -132,4 +143,81 @@ TEST(Wedge, ARodWedgesBelowTheFrictionAngleOnly) {
     EXPECT_GT(sim.problem().f[sim.problem().blocks.back().offset + 2], -1e-6) << tilt;
     EXPECT_LE(s.u[0].lpNorm<Eigen::Infinity>(), 1e-9) << tilt;
   }
+}
+
+namespace {
+
+// A box foot (1 kg, 20 x 4 cm, 21 cm tall) on a hinge at its centre, 20 cm under a hinge to the
+// world (a 0.5 kg link between, both hinges about y), its sole 5 mm into the floor. Each corner
+// alone can move up or down (the two hinges turn it one way or the other), so no contact's block
+// is singular along a push inside its cone; but an equal push up at the four corners has no
+// moment about either hinge, so the four together are wedged: no motion raises all four, and the
+// floor's bias, which asks every corner to rise, has no solution.
+Scene hinged_foot() {
+  const std::string mjcf =
+      "<mujoco><worldbody><geom name=\"floor\" type=\"plane\" size=\"0 0 1\"/>"
+      "<body name=\"shank\" pos=\"0 0 0.3\"><joint name=\"hip\" type=\"hinge\" axis=\"0 1 0\"/>"
+      "<geom type=\"capsule\" fromto=\"0 0 0 0 0 -0.2\" size=\"0.01\" mass=\"0.5\" contype=\"0\" "
+      "conaffinity=\"0\"/>"
+      "<body name=\"foot\" pos=\"0 0 -0.2\"><joint name=\"ankle\" type=\"hinge\" axis=\"0 1 0\"/>"
+      "<geom type=\"box\" size=\"0.1 0.02 0.105\" mass=\"1\"/>"
+      "</body></body></worldbody></mujoco>";
+  return scene_of(mjcf, "foot.xml");
+}
+
+}  // namespace
+
+TEST(Wedge, FourCornersWedgedTogetherAreCorrectedTogether) {
+  const Scene sc = hinged_foot();
+  Problem p = first_problem(sc);  // its reduction is checked below
+  ASSERT_EQ(p.count(RowKind::Contact), 4);
+
+  JointSchur schur;
+  ASSERT_TRUE(schur.reduce(p));
+  const Problem& r = schur.reduced();
+  ASSERT_EQ(r.nl, 12);
+  EXPECT_EQ(schur.unwedge(p), 0);  // no corner is wedged alone
+  SolverSettings ss = sc.settings.solver_settings;
+  ss.max_iters = 200;
+  SolverWorkspace ws;
+  Solution before, after;
+  ASSERT_TRUE(solve("nsn", r, ss, WarmStart{}, ws, before));
+  EXPECT_FALSE(before.converged()) << before.residual;
+  const VecX v_before = r.v_f;
+  const VecX full_before = p.v_f;
+
+  EXPECT_EQ(schur.unwedge_together(p), 4);
+  const VecX shift = r.v_f - v_before;
+  // The shift raises every corner's normal velocity by the same amount (the push with no moment
+  // is the symmetric one) and no impulse could have given it: it lies in D_S's null space.
+  for (int c = 0; c < 4; ++c) {
+    EXPECT_GT(shift(3 * c + 2), 1e-3) << c;
+    EXPECT_NEAR(shift(3 * c + 2), shift(2), 1e-9) << c;
+  }
+  EXPECT_LE((r.D_dense.topLeftCorner(12, 12) * shift).lpNorm<Eigen::Infinity>(),
+            1e-9 * shift.lpNorm<Eigen::Infinity>());
+  // The full problem took the same shift on its contact rows, and nothing else moved.
+  const VecX full_shift = p.v_f - full_before;
+  EXPECT_LE((full_shift.tail(12) - shift).lpNorm<Eigen::Infinity>(), 1e-14);
+  EXPECT_EQ(full_shift.head(p.nl - 12).lpNorm<Eigen::Infinity>(), 0.0);
+  ASSERT_TRUE(solve("nsn", r, ss, WarmStart{}, ws, after));
+  EXPECT_TRUE(after.converged()) << after.residual;
+  // A second pass finds nothing left to shift.
+  EXPECT_EQ(schur.unwedge_together(p), 0);
+}
+
+TEST(Wedge, AFootWedgedTogetherStaysAtRestStepAfterStep) {
+  const Scene sc = hinged_foot();
+  Simulator sim(sc.model, sc.settings);  // the default: the fast path
+  State s = sc.initial;
+  const double e0 = total_energy(sc.model, s);
+  for (int k = 0; k < 200; ++k) {
+    ASSERT_TRUE(sim.step(s)) << sim.error();
+    ASSERT_TRUE(sim.fast_path_used()) << k;
+    EXPECT_EQ(sim.fast_path_wedged(), 4) << k;
+    EXPECT_TRUE(sim.solution().converged()) << k << ": " << sim.solution().residual;
+  }
+  // Balanced on its sole under both hinges: nothing moves, and no energy came in.
+  for (const Vec6& u : s.u) EXPECT_LE(u.lpNorm<Eigen::Infinity>(), 1e-9);
+  EXPECT_LE(total_energy(sc.model, s), e0 + 1e-9);
 }

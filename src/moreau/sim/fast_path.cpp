@@ -67,6 +67,8 @@ bool FastPath::solve(Problem& p, WarmStart& warm, SolverWorkspace& ws, Solution&
   taken_back_used_ = 0;
   polished_last_ = polished_;
   polished_ = false;
+  together_last_ = together_;
+  together_ = false;
   if (!takes_ || p.R.size() != 0 || p.nl == 0) return false;
   const auto t0 = std::chrono::steady_clock::now();
   // sol is still the last step's: its answer well inside tol predicts a warm start that meets tol
@@ -241,6 +243,13 @@ bool FastPath::solve_rows(Problem& q, const JointDelassus* joint_factor, const W
   if (eliminate) {
     schur_.reduce_factored(q);
     wedged = schur_.unwedge(q);
+    // After a step whose contacts were wedged together, they are corrected before the solve (a
+    // folded chain stays folded for tens of steps; each would otherwise pay a failed solve first).
+    if (together_last_) {
+      const int together = schur_.unwedge_together(q);
+      together_ = together_ || together > 0;
+      wedged += together;
+    }
     stats.wedged += wedged;
     wedged_used_ += wedged;
   }
@@ -281,6 +290,20 @@ bool FastPath::solve_rows(Problem& q, const JointDelassus* joint_factor, const W
     schur_sol_.iteration_time_s = 0.0;
   } else if (!solve_reduced(r, eliminate, wedged > 0, warm, ws, newton_iters)) {
     return false;
+  } else if (eliminate && schur_sol_.status != SolveStatus::Converged) {
+    // Stopped above tol: contacts wedged together (JointSchur::unwedge_together), corrected, and
+    // the reduced NCP solved again (a chain's tip folded onto its own links, docs/performance.md,
+    // "Wedged contacts").
+    const int together = schur_.unwedge_together(q);
+    if (together > 0) {
+      together_ = true;
+      stats.wedged += together;
+      wedged_used_ += together;
+      stats.iterations += schur_sol_.iterations;
+      stats.fallbacks += schur_sol_.fallbacks;
+      stats.iteration_time_s += schur_sol_.iteration_time_s;
+      if (!solve_reduced(r, eliminate, true, warm, ws, newton_iters)) return false;
+    }
   }
   answer(schur_sol_.lambda);
   stats.iterations += newton_iters + schur_sol_.iterations;

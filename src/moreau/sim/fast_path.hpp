@@ -118,6 +118,8 @@ class FastPath {
   GrowVec full_lambda_, full_v_, island_v_, trial_v_, scratch_;
   bool try_warm_ = false;                          // this step's warm_answers() may answer
   bool polished_ = false, polished_last_ = false;  // a warm answer polished: this step, the last
+  // Contacts wedged together were corrected (JointSchur::unwedge_together): this step, the last.
+  bool together_ = false, together_last_ = false;
   int islands_used_ = 0, warm_answers_used_ = 0, wedged_used_ = 0;
   // Of the last step whose islands' warm starts were tested: one of them missed tol. Whether
   // this step tested one yet.

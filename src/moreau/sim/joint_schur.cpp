@@ -7,6 +7,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "moreau/ncp/cones.hpp"
+
 namespace moreau {
 
 bool JointSchur::reduce(const Problem& p) {
@@ -254,6 +256,68 @@ int JointSchur::unwedge(Problem& p) {
     ++wedged;
   }
   return wedged;
+}
+
+namespace {
+// Dykstra's projections for unwedge_together: at most this many rounds (each two projections of at
+// most 3 kWedgeTogetherMax entries; only on steps whose reduced NCP stopped above tol).
+constexpr int kDykstraIters = 2000;
+}  // namespace
+
+int JointSchur::unwedge_together(Problem& p) {
+  contacts_.clear();
+  for (int c = 0; c < static_cast<int>(red_.blocks.size()); ++c) {
+    const ConstraintBlock& b = red_.blocks[c];
+    if (b.cone == ConeKind::Coulomb && b.mu > 0.0) contacts_.push_back(c);
+  }
+  const int k = static_cast<int>(contacts_.size());
+  const int m = 3 * k;
+  if (k < 2 || k > kWedgeTogetherMax) return 0;
+  const int* cs = contacts_.data();
+  auto off = [&](int i) { return coff_[cs[i]]; };
+  // D_S on the contact rows (a principal block: positive semidefinite, so a null direction of it is
+  // one of D_S: impulses that change no velocity on any row), v_S there, and the largest trace of
+  // the contacts' blocks of D.
+  MatX S(m, m);
+  VecX v(m);
+  double trace = 0.0;
+  for (int i = 0; i < k; ++i) {
+    for (int j = 0; j < k; ++j)
+      S.block<3, 3>(3 * i, 3 * j) = red_.D_dense.block<3, 3>(off(i), off(j));
+    v.segment<3>(3 * i) = red_.v_f.segment<3>(off(i));
+    trace = std::max(trace, p.D.diagonal(kj_ + cs[i]).trace());
+  }
+  const Eigen::SelfAdjointEigenSolver<MatX> eig(S);
+  int d = 0;
+  while (d < m && eig.eigenvalues()(d) <= kWedgeEigen * trace) ++d;
+  if (d == 0) return 0;
+  const auto N = eig.eigenvectors().leftCols(d);
+  // x -> P_C(-y), y = P_N v, C = N n K: Dykstra's projections alternating between K (each
+  // contact's cone) and N, from -y (Boyle and Dykstra 1986).
+  VecX x = -(N * (N.transpose() * v)), xn(m), a(m), y(m);
+  VecX pk = VecX::Zero(m), pn = VecX::Zero(m);
+  const double scale = std::max(1.0, v.lpNorm<Eigen::Infinity>());
+  for (int it = 0; it < kDykstraIters; ++it) {
+    a = x + pk;
+    for (int i = 0; i < k; ++i)
+      y.segment<3>(3 * i) = project_coulomb(a.segment<3>(3 * i), red_.blocks[cs[i]].mu);
+    pk = a - y;
+    a = y + pn;
+    xn.noalias() = N * (N.transpose() * a);
+    pn = a - xn;
+    const double step = (xn - x).lpNorm<Eigen::Infinity>();
+    x.swap(xn);
+    if (step <= 1e-15 * scale) break;
+  }
+  int shifted = 0;
+  for (int i = 0; i < k; ++i) {
+    const Vec3 shift = x.segment<3>(3 * i);
+    if (!(shift.lpNorm<Eigen::Infinity>() > 1e-12 * scale)) continue;  // admitted as it is
+    red_.v_f.segment<3>(off(i)) += shift;
+    p.v_f.segment<3>(p.blocks[kj_ + cs[i]].offset) += shift;
+    ++shifted;
+  }
+  return shifted;
 }
 
 // K_mu meets the plane spanned by e1, e2 (orthonormal) in a sector between two rays a1, a2 (x^T Q x

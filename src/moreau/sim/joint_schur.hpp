@@ -62,6 +62,17 @@ class JointSchur {
   int unwedge(Problem& p);
   // A singular direction: an eigenvalue of D_S's block at most this fraction of the trace of D's.
   static constexpr double kWedgeEigen = 1e-8;
+  // Contacts wedged together: D_S on the contact rows singular along directions N that meet the
+  // interior of the contacts' cones' product K where no contact's block alone is (a chain's tip
+  // folded back onto its own links, touching them at two points or more: each point alone can
+  // move, together they cannot along N). v_S's component y in N must lie in the dual of C = N n K
+  // within N; unwedge_together() moves it to the nearest point there, y + P_C(-y) (Moreau's
+  // decomposition; P_C by Dykstra's alternating projections), in reduced() and in p alike, and
+  // returns the count of contacts it shifted. A singular direction as in unwedge(), against the
+  // largest of the contacts' traces; 2 to kWedgeTogetherMax contacts. Only after
+  // reduce_factored(p); the fast path calls it where the reduced NCP's solve stopped above tol.
+  int unwedge_together(Problem& p);
+  static constexpr int kWedgeTogetherMax = 32;
 
  private:
   // The shift that moves w, in the plane of e1, e2, into the dual of K_mu's sector there.
@@ -73,6 +84,7 @@ class JointSchur {
   GrowMat Wt_;                         // (L^-1 P D_jc)^T, nc x nj: D_cj D_jj^-1 D_jc = Wt Wt^T
   std::vector<int> wlo_, whi_;         // per joint block: the range of W's nonzero columns
   std::vector<int> coff_, csize_;      // the other blocks' offsets and sizes in lambda_c
+  std::vector<int> contacts_;          // unwedge_together's: the reduced blocks of its contacts
   // W's columns (and D_S's rows) in an order where a joint's columns are mostly contiguous: each
   // other block's offset there, and its sort key (reduce_factored).
   std::vector<int> woff_, wkey_, worder_;
