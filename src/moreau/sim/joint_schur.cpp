@@ -259,8 +259,8 @@ int JointSchur::unwedge(Problem& p) {
 }
 
 namespace {
-// Dykstra's projections for unwedge_together: at most this many rounds (each two projections of at
-// most 3 kWedgeTogetherMax entries; only on steps whose reduced NCP stopped above tol).
+// Dykstra's projections for unwedge_together: at most this many rounds, each two projections of at
+// most 3 kWedgeTogetherMax entries (about 1 ms on the G1 29's 23 contacts; docs/performance.md).
 constexpr int kDykstraIters = 2000;
 }  // namespace
 

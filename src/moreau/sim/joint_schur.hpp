@@ -70,7 +70,8 @@ class JointSchur {
   // decomposition; P_C by Dykstra's alternating projections), in reduced() and in p alike, and
   // returns the count of contacts it shifted. A singular direction as in unwedge(), against the
   // largest of the contacts' traces; 2 to kWedgeTogetherMax contacts. Only after
-  // reduce_factored(p); the fast path calls it where the reduced NCP's solve stopped above tol.
+  // reduce_factored(p); the fast path calls it where the reduced NCP's solve stopped above tol,
+  // and before the solve on the steps after one where it shifted v_S.
   int unwedge_together(Problem& p);
   static constexpr int kWedgeTogetherMax = 32;
 
